@@ -1,0 +1,440 @@
+"""The syntax tree of a rules file: small frozen nodes, each carrying the source span it came from.
+
+Everything after the parser sees these nodes and never Lark's tree, so every later error can point
+at a file, a line and a column.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """Where a node was written: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+
+@attrs.frozen(eq=False)
+class Node:
+    # eq=False: nodes are compared by identity, so the checker can key tables by node.
+    span: Span = attrs.field(kw_only=True, repr=False)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@attrs.frozen(eq=False)
+class Expr(Node):
+    pass
+
+
+@attrs.frozen(eq=False)
+class IntLit(Expr):
+    value: int
+
+
+@attrs.frozen(eq=False)
+class StrLit(Expr):
+    value: str
+
+
+@attrs.frozen(eq=False)
+class BoolLit(Expr):
+    value: bool
+
+
+@attrs.frozen(eq=False)
+class NoneLit(Expr):
+    pass
+
+
+@attrs.frozen(eq=False)
+class Name(Expr):
+    id: str
+
+
+@attrs.frozen(eq=False)
+class PlayersExpr(Expr):
+    """`players` (seat order) or `players from P` (the turn order starting at P)."""
+
+    start: Expr | None
+
+
+@attrs.frozen(eq=False)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@attrs.frozen(eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+@attrs.frozen(eq=False)
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@attrs.frozen(eq=False)
+class Unary(Expr):
+    op: str  # "-" or "not"
+    operand: Expr
+
+
+@attrs.frozen(eq=False)
+class Binary(Expr):
+    op: str  # + - * / % and or == != < <= > >= in
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen(eq=False)
+class IsKind(Expr):
+    operand: Expr
+    kind: str
+    kind_span: Span
+    negate: bool
+
+
+@attrs.frozen(eq=False)
+class Range(Expr):
+    low: Expr
+    high: Expr
+
+
+@attrs.frozen(eq=False)
+class Where(Expr):
+    """`S where C`: the items of S for which C holds, each bound to `it` in C."""
+
+    seq: Expr
+    cond: Expr
+
+
+@attrs.frozen(eq=False)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@attrs.frozen(eq=False)
+class Template(Node):
+    """A string with `{expr}` holes, as in `say` and in a card kind's `shown` text."""
+
+    parts: tuple[str | Expr, ...]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@attrs.frozen(eq=False)
+class Stmt(Node):
+    pass
+
+
+@attrs.frozen(eq=False)
+class Move(Stmt):
+    what: Expr
+    to: Expr
+    at: Expr | None
+
+
+@attrs.frozen(eq=False)
+class MoveAll(Stmt):
+    source: Expr
+    to: Expr
+
+
+@attrs.frozen(eq=False)
+class Draw(Stmt):
+    count: Expr
+    source: Expr
+    to: Expr
+
+
+@attrs.frozen(eq=False)
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    zone: str
+    zone_span: Span
+
+
+@attrs.frozen(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@attrs.frozen(eq=False)
+class Reveal(Stmt):
+    what: Expr
+
+
+@attrs.frozen(eq=False)
+class ShowTo(Stmt):
+    what: Expr
+    who: Expr
+
+
+@attrs.frozen(eq=False)
+class Swap(Stmt):
+    first: Expr
+    second: Expr
+
+
+@attrs.frozen(eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.frozen(eq=False)
+class Assign(Stmt):
+    target: tuple[str, ...]
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@attrs.frozen(eq=False)
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...] | None
+
+
+@attrs.frozen(eq=False)
+class ForEach(Stmt):
+    name: str
+    seq: Expr
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class While(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class Choose(Stmt):
+    """A decision: NAME takes one of the options of `domain`, chosen by `by` (default: `me`)."""
+
+    name: str
+    domain: Expr
+    by: Expr | None
+    label: str | None
+    optional: bool
+
+
+@attrs.frozen(eq=False)
+class CallStmt(Stmt):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@attrs.frozen(eq=False)
+class End(Stmt):
+    what: str  # turn, round, game
+
+
+@attrs.frozen(eq=False)
+class ReverseDirection(Stmt):
+    pass
+
+
+@attrs.frozen(eq=False)
+class NextPlayer(Stmt):
+    player: Expr
+
+
+@attrs.frozen(eq=False)
+class ContinueFrom(Stmt):
+    player: Expr
+
+
+@attrs.frozen(eq=False)
+class Say(Stmt):
+    text: Template
+
+
+@attrs.frozen(eq=False)
+class Break(Stmt):
+    pass
+
+
+@attrs.frozen(eq=False)
+class Return(Stmt):
+    pass
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@attrs.frozen(eq=False)
+class Decl(Node):
+    pass
+
+
+@attrs.frozen(eq=False)
+class GameName(Decl):
+    name: str
+
+
+@attrs.frozen(eq=False)
+class Players(Decl):
+    low: int
+    high: int
+    default: int | None
+
+
+@attrs.frozen(eq=False)
+class Param(Decl):
+    name: str
+    value: int | bool | str
+    low: int | None
+    high: int | None
+
+
+@attrs.frozen(eq=False)
+class CardKind(Decl):
+    name: str
+    attrs: tuple[str, ...]
+    shown: Template | None
+
+
+@attrs.frozen(eq=False)
+class CardCount(Node):
+    count: int
+    kind: str
+    values: tuple[int | bool | str, ...]
+
+
+@attrs.frozen(eq=False)
+class Cards(Decl):
+    zone: str
+    zone_span: Span
+    counts: tuple[CardCount, ...]
+
+
+@attrs.frozen(eq=False)
+class ZoneOption(Node):
+    word: str  # a shape or visibility word, or "refill"
+    source: str | None = None
+    keep: int = 0
+
+
+@attrs.frozen(eq=False)
+class Zone(Decl):
+    name: str
+    per_player: bool
+    options: tuple[ZoneOption, ...]
+
+
+@attrs.frozen(eq=False)
+class Counter(Decl):
+    name: str
+    per_player: bool
+    init: Expr
+
+
+@attrs.frozen(eq=False)
+class Var(Decl):
+    name: str
+    type: str | None
+    type_span: Span | None
+    per_player: bool
+    init: Expr
+
+
+@attrs.frozen(eq=False)
+class TypedParam(Node):
+    name: str
+    type: str
+
+
+@attrs.frozen(eq=False)
+class Define(Decl):
+    name: str
+    params: tuple[TypedParam, ...] | None
+    body: Expr
+
+
+@attrs.frozen(eq=False)
+class Show(Decl):
+    names: tuple[Name, ...]
+
+
+@attrs.frozen(eq=False)
+class Procedure(Decl):
+    name: str
+    params: tuple[TypedParam, ...]
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class Action(Decl):
+    name: str
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class Hook(Decl):
+    """A block the engine runs at a fixed point: setup, round start/end, turn start/end, game end."""
+
+    when: str
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
+class EndsWhen(Decl):
+    what: str  # round or game
+    cond: Expr
+
+
+@attrs.frozen(eq=False)
+class RankKey(Node):
+    order: str  # lowest or highest
+    key: Expr
+
+
+@attrs.frozen(eq=False)
+class Rank(Decl):
+    keys: tuple[RankKey, ...]
+
+
+@attrs.frozen(eq=False)
+class Winners(Decl):
+    expr: Expr
+
+
+@attrs.frozen(eq=False)
+class Import(Decl):
+    path: str
+
+
+@attrs.frozen(eq=False)
+class RulesFile(Node):
+    path: str
+    source: str
+    decls: tuple[Decl, ...]

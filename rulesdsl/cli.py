@@ -1,0 +1,367 @@
+"""The `rulesdsl` command: check rules files, play against bots, simulate many games.
+
+Every mistake a user can make here (a bad file, a bad parameter, a mistyped move, end of input)
+ends in a message and an exit code, never a traceback. Heavy imports (rich) happen only in the
+commands that use them, so `rulesdsl check` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from . import load
+from .errors import IllegalMove, RulesError, RulesRuntimeError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+QUIT = -1
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parse_sets(items: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise UsageError(f"--set expects NAME=VALUE, not '{item}'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _load(args) -> object:
+    return load(args.file, players=args.players, **_parse_sets(args.set))
+
+
+# ---------------------------------------------------------------- check
+
+
+def cmd_check(args, out: TextIO, err: TextIO) -> int:
+    status = EXIT_OK
+    params = _parse_sets(args.set)
+    for path in args.files:
+        try:
+            game = load(path, players=args.players, **params)
+        except RulesError as e:
+            print(e.format(), file=err)
+            status = EXIT_ERROR
+            continue
+        print(
+            f"{path}: ok: {game.name}, {game.min_players}-{game.max_players} players, {game.ncards} cards, "
+            f"{len(game.actions)} actions",
+            file=out,
+        )
+    return status
+
+
+# ---------------------------------------------------------------- play
+
+PLAY_HELP = """\
+Type the number of a move, or its text (for example: {example}).
+Other commands:
+  view     show the table again        log    show everything you have seen
+  moves    list your moves again       help   this text
+  quit     leave the game"""
+
+
+class Player:
+    """The human at the terminal: shows their view and reads their moves."""
+
+    def __init__(self, state, seat: int, inp: TextIO, out: TextIO, reveal: bool, echo: bool):
+        self.state = state
+        self.seat = seat
+        self.inp = inp
+        self.out = out
+        self.reveal = reveal
+        self.echo = echo
+        self.seen = 0  # events of the log already shown
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def new_events(self) -> None:
+        st = self.state
+        events = st.events_for(self.seat, self.seen) if not self.reveal else st.events_for(-1, self.seen)
+        self.seen = len(st.log)
+        for e in events:
+            self.say(f"  {e}")
+
+    def show(self) -> None:
+        self.say("")
+        self.say(self.state.view(self.seat, reveal=self.reveal, events=0))
+
+    def list_moves(self) -> list[str]:
+        texts = self.state.move_texts()
+        self.say("Your moves:")
+        for i, t in enumerate(texts, 1):
+            self.say(f"  {i:>2}. {t}")
+        return texts
+
+    def decide(self) -> int | None:
+        """The index of the chosen move; QUIT if the player left; None at the end of input."""
+        self.new_events()
+        texts = self.state.move_texts()
+        if len(texts) == 1:
+            self.say(f"Your only move: {texts[0]} (played for you).")
+            return 0
+        self.show()
+        self.list_moves()
+        while True:
+            self.out.write(f"{self.state.game.names[self.seat]}> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say("")
+                self.say("End of input: the game stops here, unfinished.")
+                return None
+            entry = line.strip()
+            if self.echo:
+                self.say(entry)
+            if not entry:
+                continue
+            word = entry.lower()
+            if word in ("quit", "exit", "q"):
+                self.say("You left the game.")
+                return QUIT
+            if word in ("help", "?", "h"):
+                self.say(PLAY_HELP.format(example=texts[0]))
+                continue
+            if word in ("view", "v"):
+                self.show()
+                continue
+            if word in ("moves", "m"):
+                self.list_moves()
+                continue
+            if word == "log":
+                for e in self.state.events_for(self.seat if not self.reveal else -1):
+                    self.say(f"  {e}")
+                continue
+            index = match_move(entry, texts)
+            if isinstance(index, int):
+                return index
+            self.say(index)
+
+
+def match_move(entry: str, texts: list[str]) -> int | str:
+    """The index of the move a person typed (number, text, or a unique start of a text), or why not."""
+    if entry.isdigit():
+        k = int(entry)
+        if 1 <= k <= len(texts):
+            return k - 1
+        return f"There is no move {k}: type a number from 1 to {len(texts)}, or 'help'."
+    want = " ".join(entry.lower().split())
+    norm = [" ".join(t.lower().split()) for t in texts]
+    if want in norm:
+        return norm.index(want)
+    starts = [i for i, t in enumerate(norm) if t.startswith(want)]
+    if len(starts) == 1:
+        return starts[0]
+    if len(starts) > 1:
+        return f"'{entry}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
+    return f"'{entry}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
+
+
+def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .bots import BotSpecError, make_bot
+
+    game = _load(args)
+    n = game.players
+    if not 1 <= args.seat <= n:
+        raise UsageError(f"--seat must be between 1 and {n} (the game has {n} players)")
+    seat = args.seat - 1
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    specs = [s for s in args.bots.split(",") if s.strip()] or ["random"]
+    try:
+        bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
+    except BotSpecError as e:
+        raise UsageError(str(e)) from None
+    state = game.new_game(seed)
+    echo = not inp.isatty()
+    human = Player(state, seat, inp, out, args.reveal, echo)
+    human.say(f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1}); "
+              f"the others are {args.bots} bots.")
+    if game.params:
+        human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
+    human.say("Type 'help' at any prompt.")
+    try:
+        while not state.is_over:
+            who = state.current_player
+            if who == seat:
+                choice = human.decide()
+                if choice is None or choice == QUIT:
+                    human.say(f"(This game was seed {seed}: replay it with --seed {seed}.)")
+                    return EXIT_OK if choice == QUIT else EXIT_ERROR
+                state.apply_index(choice)
+            else:
+                state.apply_index(bots[who].choose(state))
+    except RulesRuntimeError as e:
+        print(f"error: the rules failed during play (seed {seed}, move {state.moves + 1}): {e}", file=err)
+        return EXIT_ERROR
+    human.new_events()
+    human.show()
+    winners = state.winners
+    if seat in winners:
+        human.say("You win!" if len(winners) == 1 else "You share the win!")
+    else:
+        human.say("Winner: " + ", ".join(game.names[w] for w in winners) + ".")
+    return EXIT_OK
+
+
+def _show(v) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
+    from .bots import BotSpecError, make_bot
+    from .simulate import SimulationError, simulate
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    game = _load(args)
+    bots = [s.strip() for s in args.bots.split(",") if s.strip()] or ["random"]
+    try:
+        for b in bots:
+            make_bot(b, 0)
+    except BotSpecError as e:
+        raise UsageError(str(e)) from None
+    seed = args.seed if args.seed is not None else 0
+    progress: Callable[[int], None] | None = None
+    bar = None
+    if not args.json and out.isatty():
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        task = bar.add_task(f"{game.name}", total=args.games)
+        bar.start()
+        progress = lambda done: bar.update(task, completed=done)  # noqa: E731
+    try:
+        stats = simulate(game, args.games, seed, bots, args.max_moves, progress)
+    except SimulationError as e:
+        print(f"error: {e}", file=err)
+        print(f"  replay: the game's seed is {e.seed}; moves (indices): {e.moves[-20:]}", file=err)
+        return EXIT_ERROR
+    finally:
+        if bar is not None:
+            bar.stop()
+    data = stats.to_dict()
+    if args.json:
+        print(json.dumps(data), file=out)
+        return EXIT_OK
+    _print_stats(data, game, out)
+    return EXIT_OK
+
+
+def _print_stats(d: dict, game, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, highlight=False)
+    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, {'/'.join(d['bots'])} bots, "
+                    f"seed {d['seed']}", show_header=False)
+    t.add_column("what")
+    t.add_column("value", justify="right")
+    rows = [
+        ("games", f"{d['games']}"),
+        ("moves", f"{d['moves']}"),
+        ("seconds", f"{d['seconds']:.2f}"),
+        ("moves/s", f"{d['moves_per_s']:,.0f}" if d["moves_per_s"] else "-"),
+        ("mean moves per game", f"{d['mean_moves_per_game']:.1f}"),
+        ("mean turns per game", f"{d['mean_turns_per_game']:.1f}"),
+        ("mean rounds per game", f"{d['mean_rounds_per_game']:.2f}"),
+        ("capped games", f"{d['capped']}"),
+        ("shared wins", f"{d['shared_wins']}"),
+    ]
+    for name, w in zip(game.names, d["wins_by_seat"], strict=True):
+        rows.append((f"wins: {name}", f"{w:.1f} ({w / max(1, d['games']):.1%})"))
+    for name, v in d["counter_means"].items():
+        rows.append((f"mean {name} (at the end)", f"{v:.3f}"))
+    for r in rows:
+        t.add_row(*r)
+    console.print(t)
+
+
+# ---------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate.")
+    p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(sp, players=True):
+        if players:
+            sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
+        sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
+
+    c = sub.add_parser("check", help="check rules files; print located errors")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    common(c)
+
+    pl = sub.add_parser("play", help="play at the terminal against bots")
+    pl.add_argument("file", metavar="FILE")
+    common(pl)
+    pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
+    pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
+    pl.add_argument("--bots", default="random", metavar="KIND", help="the other players (default: random)")
+    pl.add_argument("--reveal", action="store_true", help="spectator view: show every card (for debugging)")
+
+    s = sub.add_parser("simulate", help="bots play many games; print statistics")
+    s.add_argument("file", metavar="FILE")
+    common(s)
+    s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
+    s.add_argument("--bots", default="random", metavar="KIND[,KIND...]", help="bots by seat (default: random)")
+    s.add_argument("--max-moves", type=int, default=20_000, metavar="M",
+                   help="stop a game after M moves and count it as capped (default 20000)")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    inp = stdin or sys.stdin
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    if args.command is None:
+        parser.print_help(out)
+        return EXIT_USAGE
+    try:
+        if args.command == "check":
+            return cmd_check(args, out, err)
+        if args.command == "play":
+            return cmd_play(args, out, err, inp)
+        if args.command == "simulate":
+            return cmd_simulate(args, out, err)
+    except RulesError as e:
+        print(e.format(), file=err)
+        return EXIT_ERROR
+    except UsageError as e:
+        print(f"rulesdsl {args.command}: error: {e}", file=err)
+        return EXIT_USAGE
+    except IllegalMove as e:  # pragma: no cover - the CLI validates moves before applying them
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=err)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1145 @@
+"""Checked program to runnable game: every expression becomes a Python closure, every block a
+list of ops with jumps, so play never walks the syntax tree.
+
+An op is `op(state, locals) -> None | int`: None goes on to the next op, an int >= 0 jumps,
+SUSPEND waits for a decision and HALT ends the game. The game's skeleton (setup, rounds, turns,
+end checks, ranking) is itself compiled into code 0, so `end round` is a jump like any other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from . import ast
+from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
+from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game
+from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, STACK, SUSPEND, State
+from .errors import Diagnostic, RulesError, RulesRuntimeError
+
+SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
+VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
+Fn = Callable[[State, list], object]
+
+
+class _Loop:
+    def __init__(self) -> None:
+        self.breaks: list[list[int]] = []
+
+
+class _Builder:
+    def __init__(self, code: Code):
+        self.code = code
+        self.loops: list[_Loop] = []
+
+    def emit(self, op: Callable, span: ast.Span | None) -> int:
+        self.code.ops.append(op)
+        self.code.spans.append(span)
+        return len(self.code.ops) - 1
+
+    @property
+    def pc(self) -> int:
+        return len(self.code.ops)
+
+
+class Compiler:
+    def __init__(self, prog: Program, names: list[str] | None = None):
+        self.p = prog
+        self.g = Game()
+        n = prog.players
+        self.n = n
+        self.g.names = list(names) if names else _seat_names(n)
+        self.end_cells: list[tuple[str, list[int]]] = []
+        self.turn_cell = [0, 0]
+        self.choose_decisions: dict[int, Decision] = {}
+        self.unit = ""
+
+    # ------------------------------------------------------------ entry
+    def build(self) -> Game:
+        p, g = self.p, self.g
+        g.name = p.name
+        g.sources = p.files
+        g.path = next(iter(p.files), "")
+        g.players = self.n
+        g.min_players, g.max_players = p.min_players, p.max_players
+        g.params = {k: v.value for k, v in p.params.items()}
+        g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
+        g.all_mask = (1 << self.n) - 1
+        self._cards()
+        self._zones()
+        self._vars()
+        for name, info in p.defines.items():
+            if not info.params:
+                f = self._define_fn(name)
+                g.defines[name] = (lambda f: lambda st: f(st, []))(f)
+        g.shows = [(name, (lambda f: lambda st: f(st, []))(self._show_fn(name)), self._show_type(name))
+                   for name in p.shows]
+        g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
+        main = Code("game", 0)
+        g.codes.append(main)
+        self.codes_by_name: dict[str, int] = {}
+        self.proc_codes: dict[str, int] = {}
+        for name in p.procedures:
+            self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name].nlocals)
+        for name, info in p.procedures.items():
+            self._compile_body(self.proc_codes[name], info.body, "procedure")
+        hook_codes = {}
+        for when, info in p.hooks.items():
+            hook_codes[when] = self._new_code(when, info.nlocals)
+        for when, info in p.hooks.items():
+            self._compile_body(hook_codes[when], info.body, when)
+        for info in p.actions:
+            ci = self._new_code(f"action {info.name}", info.nlocals)
+            self._compile_body(ci, info.body, "action")
+            cond = self.expr(info.cond) if info.cond is not None else None
+            lead = None
+            first = info.body[0] if info.body else None
+            if isinstance(first, ast.Choose) and first.by is None and not first.optional:
+                lead = self.choose_decisions[id(first)]
+            g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead))
+        self._main(main, hook_codes)
+        g.fingerprint = _fingerprint(p, g)
+        return g
+
+    def _new_code(self, name: str, nlocals: int) -> int:
+        self.g.codes.append(Code(name, nlocals))
+        return len(self.g.codes) - 1
+
+    # ------------------------------------------------------------ tables
+    def _cards(self) -> None:
+        p, g = self.p, self.g
+        faces: dict[tuple, int] = {}
+        kinds, face_ids, texts = [], [], []
+        g.kind_names = [k.name for k in p.kinds]
+        g.attrs = {a: [] for a in p.attr_types}
+        by_zone: dict[int, list[int]] = {}
+        for i, c in enumerate(p.cards):
+            k = p.kinds[c.kind]
+            key = (c.kind, tuple(c.values.get(a) for a in k.attrs))
+            if key not in faces:
+                faces[key] = len(g.face_text)
+                g.face_text.append(self._face_text(k, c.values))
+            kinds.append(c.kind)
+            face_ids.append(faces[key])
+            texts.append(g.face_text[faces[key]])
+            for a in g.attrs:
+                g.attrs[a].append(c.values.get(a))
+            by_zone.setdefault(c.zone, []).append(i)
+        g.ncards = len(p.cards)
+        g.card_kind, g.card_face, g.card_text = tuple(kinds), tuple(face_ids), tuple(texts)
+        g.attrs = {a: tuple(v) for a, v in g.attrs.items()}
+        g.attrs["kind"] = tuple(p.kinds[k].name for k in kinds)
+        self._start_zones = by_zone
+
+    def _face_text(self, k, values: dict) -> str:
+        if k.shown is None:
+            return " ".join([k.name] + [str(_show_value(values[a])) for a in k.attrs])
+        out = []
+        for part in k.shown.parts:
+            if isinstance(part, str):
+                out.append(part)
+            else:
+                out.append(str(_show_value(k.name if part.id == "kind" else values.get(part.id))))
+        return "".join(out)
+
+    def _zones(self) -> None:
+        p, g, n = self.p, self.g, self.n
+        for z in p.zones:
+            g.zone_base.append(g.nzones)
+            g.zone_spec_names.append(z.name)
+            g.zone_spec_per_player.append(z.per_player)
+            owners = range(n) if z.per_player else [-1]
+            for owner in owners:
+                g.zone_names.append(f"{g.names[owner]}.{z.name}" if owner >= 0 else z.name)
+                g.zone_spec.append(z.index)
+                g.zone_shape.append(SHAPE[z.shape])
+                g.zone_vis.append(VIS[z.visibility])
+                g.zone_owner.append(owner)
+                g.zone_keep.append(z.keep)
+                g.zone_refill.append(-1)
+                g.nzones += 1
+        for z in p.zones:
+            if z.refill is not None:
+                g.zone_refill[g.zone_base[z.index]] = g.zone_base[z.refill]
+        g.initial = [(g.zone_base[spec], cards) for spec, cards in self._start_zones.items()]
+
+    def _vars(self) -> None:
+        p, g, n = self.p, self.g, self.n
+        for layout, init, group in ((g.counter_layout, g.counter_init, p.counters), (g.var_layout, g.var_init, p.vars)):
+            for v in group:
+                value = self._const(v.init)
+                layout[v.name] = (len(init), v.per_player)
+                init.extend([value] * (n if v.per_player else 1))
+
+    def _const(self, e: ast.Expr):
+        f = self.expr(e)
+        try:
+            return f(None, [])
+        except Exception:  # noqa: BLE001 - any failure means the value needs a game in progress
+            raise RulesError([Diagnostic(e.span, "an initial value must not depend on the game in progress")],
+                             self.p.files) from None
+
+    # ------------------------------------------------------------ the skeleton (code 0)
+    def _main(self, main: Code, hooks: dict[str, int]) -> None:
+        g, p = self.g, self.p
+        b = _Builder(main)
+
+        def call(code_id: int) -> Callable:
+            nlocals = g.codes[code_id].nlocals
+
+            def op(st, env):
+                st.stack.append([code_id, 0, [None] * nlocals])
+
+            return op
+
+        def maybe(when: str) -> None:
+            if when in hooks:
+                b.emit(call(hooks[when]), None)
+
+        labels: dict[str, int] = {}
+        maybe("setup")
+        labels["round"] = b.pc
+
+        def round_begin(st, env):
+            st.round += 1
+            if st.log is not None:
+                st.event(0, f"== round {st.round} ==")
+
+        b.emit(round_begin, None)
+        maybe("round start")
+        labels["turn"] = b.pc
+        n = self.n
+        names = g.names
+
+        def next_turn(st, env):
+            st.tick()
+            if st.next_player >= 0:
+                who = st.next_player
+            elif st.continue_from >= 0:
+                who = (st.continue_from + st.direction) % n
+            elif st.turn == 0:
+                who = st.current
+            else:
+                who = (st.current + st.direction) % n
+            st.next_player = st.continue_from = -1
+            st.current = who
+            st.turn += 1
+            if st.log is not None:
+                st.event(0, f"-- turn {st.turn}: {names[who]} --")
+
+        b.emit(next_turn, None)
+        maybe("turn start")
+        turn_options = g.turn_options
+
+        def decide(st, env):
+            opts = turn_options(st)
+            if not opts:
+                if st.log is not None:
+                    st.event(0, f"{names[st.current]} cannot act: the turn passes")
+                return None
+            st.pending = 0
+            st.chooser = st.current
+            st.options = tuple(opts)
+            st._texts = None
+            return SUSPEND
+
+        b.emit(decide, None)
+        labels["after action"] = b.pc
+        self.turn_region = (labels["turn"] + 1, labels["after action"])
+        maybe("turn end")
+        game_ends = [self.cond_fn(x) for x in p.game_ends]
+        round_ends = [self.cond_fn(x) for x in p.round_ends]
+        over_cell, round_over_cell = [0], [0]
+
+        def check_game(st, env):
+            for f in game_ends:
+                if f(st):
+                    return over_cell[0]
+            return None
+
+        def check_round(st, env):
+            for f in round_ends:
+                if f(st):
+                    return round_over_cell[0]
+            return None
+
+        if game_ends:
+            b.emit(check_game, None)
+        if round_ends:
+            b.emit(check_round, None)
+        turn_label = labels["turn"]
+        b.emit(lambda st, env: turn_label, None)
+        labels["round over"] = round_over_cell[0] = b.pc
+        maybe("round end")
+        if game_ends:
+            b.emit(check_game, None)
+        round_label = labels["round"]
+        b.emit(lambda st, env: round_label, None)
+        labels["over"] = over_cell[0] = b.pc
+        maybe("game end")
+        b.emit(self._finish(), None)
+        self.labels = labels
+        # Now that labels are known, fill in the cells `end turn/round/game` jump to.
+        for what, cell in self.end_cells:
+            cell[0] = labels[what]
+        self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _finish(self) -> Callable:
+        g, p, n = self.g, self.p, self.n
+        keys = [(order, self.rank_fn(info)) for order, info in p.rank]
+        winners_fn = self.cond_fn(p.winners) if p.winners is not None else None
+
+        def finish(st, env):
+            ranking = [1] * n
+            if keys:
+                vals = []
+                for seat in range(n):
+                    k = []
+                    for order, f in keys:
+                        v = f(st, seat)
+                        v = int(v) if v is not None else 0
+                        k.append(v if order == "lowest" else -v)
+                    vals.append(tuple(k))
+                for seat in range(n):
+                    ranking[seat] = 1 + sum(1 for other in range(n) if vals[other] < vals[seat])
+            if winners_fn is not None:
+                winners = sorted({w for w in winners_fn(st) if w is not None})
+                if not keys:
+                    ranking = [1 if s in winners else 2 for s in range(n)]
+            else:
+                winners = [s for s in range(n) if ranking[s] == 1]
+            st.ranking = ranking
+            st.winners = winners
+            st.over = True
+            st.pending = -1
+            st.chooser = -1
+            st.options = ()
+            st._texts = None
+            if st.log is not None:
+                st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
+                         + ("wins" if len(winners) == 1 else "win"))
+            return HALT
+
+        return finish
+
+    def cond_fn(self, info) -> Callable[[State], object]:
+        f = self.expr(info.expr)
+        nlocals = info.nlocals
+        return lambda st: f(st, [None] * nlocals)
+
+    def rank_fn(self, info) -> Callable[[State, int], object]:
+        f = self.expr(info.expr)
+        nlocals, slot = info.nlocals, info.it_slot
+
+        def key(st, seat):
+            env = [None] * nlocals
+            env[slot] = seat
+            return f(st, env)
+
+        return key
+
+    # ------------------------------------------------------------ statements
+    def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str) -> None:
+        b = _Builder(self.g.codes[code_id])
+        self.unit = unit
+        for s in body:
+            self.stmt(s, b)
+
+        def ret(st, env):
+            st.stack.pop()
+
+        b.emit(ret, None)
+
+    def stmt(self, s: ast.Stmt, b: _Builder) -> None:
+        getattr(self, "s_" + type(s).__name__)(s, b)
+
+    def block(self, body, b: _Builder) -> None:
+        for s in body:
+            self.stmt(s, b)
+
+    def _cards_fn(self, e: ast.Expr) -> Callable:
+        """A function giving a list of cards (a copy) for a card, a zone or a list of cards."""
+        t = self.type(e)
+        f = self.expr(e)
+        if t == CARD:
+            return lambda st, env: [] if (c := f(st, env)) is None else [c]
+        return lambda st, env: [c for c in f(st, env) if c is not None]
+
+    def _log_move(self, st, cards, src_names, dst) -> None:
+        g = self.g
+        if cards:
+            srcs = ", ".join(dict.fromkeys(src_names))
+            st.event(1, f"{len(cards)} card{'s' if len(cards) > 1 else ''} from {srcs} to {g.zone_names[dst]}: {{}}",
+                     tuple(cards))
+
+    def s_Move(self, s: ast.Move, b):
+        cards = self._cards_fn(s.what)
+        to = self.zone(s.to)
+        at = self.expr(s.at) if s.at is not None else None
+        names = self.g.zone_names
+        log_move = self._log_move
+
+        def op(st, env):
+            dst = to(st, env)
+            place = None
+            if at is not None:
+                place = at(st, env)
+                if place is None or place < 1:
+                    raise RulesRuntimeError(f"place {place} does not exist (places start at 1)")
+                place -= 1
+            moved = cards(st, env)
+            srcs = [names[st.loc[c]] for c in moved] if st.log is not None else None
+            for c in moved:
+                st.move_card(c, dst, place)
+                if place is not None:
+                    place += 1
+            if st.log is not None:
+                log_move(st, moved, srcs, dst)
+
+        b.emit(op, s.span)
+
+    def s_MoveAll(self, s: ast.MoveAll, b):
+        src = self.zone(s.source)
+        to = self.zone(s.to)
+        names = self.g.zone_names
+        log_move = self._log_move
+
+        def op(st, env):
+            zi = src(st, env)
+            dst = to(st, env)
+            moved = [c for c in st.zones[zi] if c is not None]
+            for c in moved:
+                st.move_card(c, dst)
+            if st.log is not None:
+                log_move(st, moved, [names[zi]], dst)
+
+        b.emit(op, s.span)
+
+    def s_Draw(self, s: ast.Draw, b):
+        count = self.expr(s.count)
+        src = self.zone(s.source)
+        to = self.zone(s.to)
+        names = self.g.zone_names
+        log_move = self._log_move
+
+        def op(st, env):
+            zi = src(st, env)
+            dst = to(st, env)
+            moved = []
+            for _ in range(count(st, env)):
+                c = st.draw_one(zi, dst)
+                if c is None:
+                    break
+                moved.append(c)
+            if st.log is not None:
+                log_move(st, moved, [names[zi]], dst)
+
+        b.emit(op, s.span)
+
+    def s_Deal(self, s: ast.Deal, b):
+        count = self.expr(s.count)
+        src = self.zone(s.source)
+        spec = next(z for z in self.p.zones if z.name == s.zone)
+        base = self.g.zone_base[spec.index]
+        n = self.n
+        names = self.g.zone_names
+
+        def op(st, env):
+            zi = src(st, env)
+            k = count(st, env)
+            for _ in range(k):
+                for seat in range(n):
+                    st.draw_one(zi, base + seat)
+            if st.log is not None:
+                st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
+
+        b.emit(op, s.span)
+
+    def s_Shuffle(self, s: ast.Shuffle, b):
+        z = self.zone(s.zone)
+        names = self.g.zone_names
+
+        def op(st, env):
+            zi = z(st, env)
+            st.shuffle_zone(zi)
+            if st.log is not None:
+                st.event(1, f"{names[zi]} is shuffled")
+
+        b.emit(op, s.span)
+
+    def s_Reveal(self, s: ast.Reveal, b):
+        cards = self._cards_fn(s.what)
+        g = self.g
+
+        def op(st, env):
+            shown = cards(st, env)
+            for c in shown:
+                st.known[c] = g.all_mask
+            if st.log is not None and shown:
+                where = ", ".join(dict.fromkeys(g.zone_names[st.loc[c]] for c in shown))
+                st.event(0, f"revealed in {where}: {{}}", tuple(shown))
+
+        b.emit(op, s.span)
+
+    def s_ShowTo(self, s: ast.ShowTo, b):
+        cards = self._cards_fn(s.what)
+        who = self.expr(s.who)
+        g = self.g
+
+        def op(st, env):
+            p = who(st, env)
+            if p is None:
+                return
+            shown = cards(st, env)
+            for c in shown:
+                st.known[c] |= 1 << p
+            if st.log is not None and shown:
+                places = ", ".join(g.card_option_text(st, -1, c) for c in shown)
+                st.event(0, f"{g.names[p]} looks at {places}: {{}}", tuple(shown))
+
+        b.emit(op, s.span)
+
+    def s_Swap(self, s: ast.Swap, b):
+        first, second = self.expr(s.first), self.expr(s.second)
+        g = self.g
+
+        def op(st, env):
+            a, c = first(st, env), second(st, env)
+            if a is None or c is None:
+                return
+            if st.log is not None:
+                st.event(0, f"{g.card_option_text(st, -1, a)} and {g.card_option_text(st, -1, c)} are swapped")
+            st.swap_cards(a, c)
+
+        b.emit(op, s.span)
+
+    def s_Let(self, s: ast.Let, b):
+        f = self.expr(s.value)
+        slot = self.p.slots[id(s)]
+
+        def op(st, env):
+            env[slot] = f(st, env)
+
+        b.emit(op, s.span)
+
+    def s_Assign(self, s: ast.Assign, b):
+        ref = self.p.refs[id(s)]
+        f = self.expr(s.value)
+        kind = ref[0]
+        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
+        g = self.g
+        name = ".".join(s.target)
+        if kind == "local":
+            slot = ref[1]
+            if sign:
+                def op(st, env):
+                    env[slot] += sign * f(st, env)
+            else:
+                def op(st, env):
+                    env[slot] = f(st, env)
+        elif kind == "direction":
+            def op(st, env):
+                st.direction = f(st, env)
+        else:
+            counter = kind in ("counter", "pcounter")
+            group = self.p.counters if counter else self.p.vars
+            info = group[ref[1]]
+            base = (g.counter_layout if counter else g.var_layout)[info.name][0]
+            owner = self.expr(ref[2]) if kind in ("pcounter", "pvar") else None
+            attr = "counters" if counter else "vars"
+            names = g.names
+
+            def op(st, env):
+                slot = base
+                who = ""
+                if owner is not None:
+                    p = owner(st, env)
+                    if p is None:
+                        raise RulesRuntimeError(f"'{s.target[0]}' is none")
+                    slot += p
+                    who = names[p] + "."
+                values = getattr(st, attr)
+                old = values[slot]
+                values[slot] = old + sign * f(st, env) if sign else f(st, env)
+                if counter and st.log is not None and values[slot] != old:
+                    st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
+        del name
+        b.emit(op, s.span)
+
+    def s_If(self, s: ast.If, b):
+        end_jumps: list[list[int]] = []
+        for cond, body in s.branches:
+            f = self.expr(cond)
+            skip = [0]
+
+            def test(st, env, f=f, skip=skip):
+                if not f(st, env):
+                    return skip[0]
+                return None
+
+            b.emit(test, cond.span)
+            self.block(body, b)
+            cell = [0]
+            end_jumps.append(cell)
+            b.emit(lambda st, env, cell=cell: cell[0], None)
+            skip[0] = b.pc
+        if s.orelse is not None:
+            self.block(s.orelse, b)
+        for cell in end_jumps:
+            cell[0] = b.pc
+
+    def _loop_end(self, b: _Builder, top: int, loop: _Loop, span) -> None:
+        def back(st, env):
+            st.tick()
+            return top
+
+        b.emit(back, span)
+        for cell in loop.breaks:
+            cell[0] = b.pc
+        b.loops.pop()
+
+    def s_ForEach(self, s: ast.ForEach, b):
+        var_slot, list_slot, pos_slot = self.p.slots[id(s)]
+        seq = self.expr(s.seq)
+
+        def init(st, env):
+            env[list_slot] = [x for x in seq(st, env) if x is not None]
+            env[pos_slot] = 0
+
+        b.emit(init, s.seq.span)
+        loop = _Loop()
+        b.loops.append(loop)
+        end = [0]
+        loop.breaks.append(end)
+
+        def step(st, env):
+            i = env[pos_slot]
+            items = env[list_slot]
+            if i >= len(items):
+                return end[0]
+            env[var_slot] = items[i]
+            env[pos_slot] = i + 1
+            return None
+
+        top = b.emit(step, s.span)
+        self.block(s.body, b)
+        self._loop_end(b, top, loop, s.span)
+
+    def s_While(self, s: ast.While, b):
+        cond = self.expr(s.cond)
+        loop = _Loop()
+        b.loops.append(loop)
+        end = [0]
+        loop.breaks.append(end)
+
+        def test(st, env):
+            if not cond(st, env):
+                return end[0]
+            return None
+
+        top = b.emit(test, s.cond.span)
+        self.block(s.body, b)
+        self._loop_end(b, top, loop, s.span)
+
+    def s_Repeat(self, s: ast.Repeat, b):
+        count = self.expr(s.count)
+        slot = self.p.slots[id(s)]
+
+        def init(st, env):
+            env[slot] = count(st, env)
+
+        b.emit(init, s.count.span)
+        loop = _Loop()
+        b.loops.append(loop)
+        end = [0]
+        loop.breaks.append(end)
+
+        def test(st, env):
+            if env[slot] <= 0:
+                return end[0]
+            env[slot] -= 1
+            return None
+
+        top = b.emit(test, s.span)
+        self.block(s.body, b)
+        self._loop_end(b, top, loop, s.span)
+
+    def s_Break(self, s: ast.Break, b):
+        cell = [0]
+        b.loops[-1].breaks.append(cell)
+        b.emit(lambda st, env: cell[0], s.span)
+
+    def s_Return(self, s: ast.Return, b):
+        def op(st, env):
+            st.stack.pop()
+
+        b.emit(op, s.span)
+
+    def s_Choose(self, s: ast.Choose, b):
+        g = self.g
+        slot = self.p.slots[id(s)]
+        domain = self.expr(s.domain)
+        t = self.type(s.domain)
+        et = elem(t) if is_list(t) else "any"
+        if et == "any":
+            et = INT
+        by = self.expr(s.by) if s.by is not None else None
+        dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
+                       s.optional, et, s.span, s.name)
+        g.decisions.append(dec)
+        self.choose_decisions[id(s)] = dec
+        values = g.choice_values
+        optional = s.optional
+
+        def op(st, env):
+            chooser = st.current if by is None else by(st, env)
+            if chooser is None:
+                raise RulesRuntimeError("the player who must choose is none")
+            opts = values(st, dec, env, chooser)
+            if optional:
+                opts.append(None)
+            if not opts:
+                env[slot] = None
+                return None
+            st.pending = dec.index
+            st.chooser = chooser
+            st.options = tuple(opts)
+            st._texts = None
+            return SUSPEND
+
+        b.emit(op, s.span)
+
+    def s_CallStmt(self, s: ast.CallStmt, b):
+        code_id = self.proc_codes[s.func]
+        nlocals = self.g.codes[code_id].nlocals
+        args = [self.expr(a) for a in s.args]
+        k = len(args)
+
+        def op(st, env):
+            new = [None] * nlocals
+            for i in range(k):
+                new[i] = args[i](st, env)
+            st.stack.append([code_id, 0, new])
+
+        b.emit(op, s.span)
+
+    def s_End(self, s: ast.End, b):
+        if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
+            def op(st, env):
+                st.stack.pop()
+            b.emit(op, s.span)
+            return
+        cell = [0]
+        self.end_cells.append(({"turn": "after action", "round": "round over", "game": "over"}[s.what], cell))
+        turn_cell = self.turn_cell
+        only_in_turn = s.what == "turn"
+
+        def op(st, env):
+            stack = st.stack
+            del stack[1:]
+            main = stack[0]
+            if only_in_turn and not turn_cell[0] <= main[1] <= turn_cell[1]:
+                return None  # not inside a turn: only the running block ends
+            main[1] = cell[0]
+            return None
+
+        b.emit(op, s.span)
+
+    def s_ReverseDirection(self, s, b):
+        def op(st, env):
+            st.direction = -st.direction
+            if st.log is not None:
+                st.event(0, "the direction of play is now " + ("clockwise" if st.direction > 0 else "counterclockwise"))
+
+        b.emit(op, s.span)
+
+    def s_NextPlayer(self, s: ast.NextPlayer, b):
+        f = self.expr(s.player)
+        names = self.g.names
+
+        def op(st, env):
+            p = f(st, env)
+            if p is None:
+                raise RulesRuntimeError("the next player is none")
+            st.next_player = p
+            st.continue_from = -1
+            if st.log is not None:
+                st.event(0, f"{names[p]} plays next")
+
+        b.emit(op, s.span)
+
+    def s_ContinueFrom(self, s: ast.ContinueFrom, b):
+        f = self.expr(s.player)
+
+        def op(st, env):
+            p = f(st, env)
+            if p is None:
+                raise RulesRuntimeError("`continue from` a player who is none")
+            st.continue_from = p
+            st.next_player = -1
+
+        b.emit(op, s.span)
+
+    def s_Say(self, s: ast.Say, b):
+        render = self.template(s.text)
+
+        def op(st, env):
+            if st.log is not None:
+                st.event(0, render(st, env))
+
+        b.emit(op, s.span)
+
+    # ------------------------------------------------------------ expressions
+    def type(self, e: ast.Expr) -> str:
+        return self.p.types.get(id(e), "any")
+
+    def template(self, t: ast.Template) -> Callable[[State, list], str]:
+        parts = []
+        for part in t.parts:
+            if isinstance(part, str):
+                parts.append((lambda text: lambda st, env: text)(part))
+            else:
+                parts.append(self.formatter(self.expr(part), self.type(part)))
+        return lambda st, env: "".join(p(st, env) for p in parts)
+
+    def formatter(self, f: Fn, t: str) -> Fn:
+        g = self.g
+
+        def one(v, et):
+            if v is None:
+                return "none"
+            if et == PLAYER:
+                return g.names[v]
+            if et == CARD:
+                return g.card_text[v]
+            if et == BOOL:
+                return "yes" if v else "no"
+            if et == DIRECTION:
+                return "clockwise" if v > 0 else "counterclockwise"
+            return str(v)
+
+        if is_list(t):
+            et = elem(t)
+            return lambda st, env: ", ".join(one(v, et) for v in f(st, env) if v is not None)
+        return lambda st, env: one(f(st, env), t)
+
+    def zone(self, e: ast.Expr) -> Fn:
+        """A function giving the zone instance index an expression names."""
+        g = self.g
+        if isinstance(e, ast.Name):
+            ref = self.p.refs.get(id(e))
+            if ref and ref[0] == "zone":
+                zi = g.zone_base[ref[1]]
+                return lambda st, env: zi
+        if isinstance(e, ast.Attr):
+            spec = g.zone_spec_names.index(e.name)
+            base = g.zone_base[spec]
+            owner = self.expr(e.obj)
+
+            def f(st, env):
+                p = owner(st, env)
+                if p is None:
+                    raise RulesRuntimeError(f"the owner of '{e.name}' is none")
+                return base + p
+
+            return f
+        raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
+
+    def expr(self, e: ast.Expr) -> Fn:
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_IntLit(self, e):
+        v = e.value
+        return lambda st, env: v
+
+    e_StrLit = e_IntLit
+    e_BoolLit = e_IntLit
+
+    def e_NoneLit(self, e):
+        return lambda st, env: None
+
+    def e_Name(self, e: ast.Name):
+        ref = self.p.refs[id(e)]
+        kind = ref[0]
+        g, n = self.g, self.n
+        if kind == "local":
+            slot = ref[1]
+            return lambda st, env: env[slot]
+        if kind == "const":
+            v = ref[1]
+            return lambda st, env: v
+        if kind == "counter":
+            slot = g.counter_layout[self.p.counters[ref[1]].name][0]
+            return lambda st, env: st.counters[slot]
+        if kind == "var":
+            slot = g.var_layout[self.p.vars[ref[1]].name][0]
+            return lambda st, env: st.vars[slot]
+        if kind == "zone":
+            zi = g.zone_base[ref[1]]
+            if g.zone_shape[zi] == GRID:
+                return lambda st, env: [c for c in st.zones[zi] if c is not None]
+            return lambda st, env: st.zones[zi]
+        if kind == "define":
+            return self._define_fn(ref[1])
+        if kind == "builtin":
+            name = ref[1]
+            if name == "me":
+                return lambda st, env: st.current
+            if name == "others":
+                return lambda st, env: [(st.current + st.direction * k) % n for k in range(1, n)]
+            if name == "round":
+                return lambda st, env: st.round
+            if name == "turn":
+                return lambda st, env: st.turn
+            if name == "direction":
+                return lambda st, env: st.direction
+            if name == "clockwise":
+                return lambda st, env: 1
+            if name == "counterclockwise":
+                return lambda st, env: -1
+            if name == "player_count":
+                return lambda st, env: n
+        raise AssertionError(ref)
+
+    def _define_fn(self, name: str) -> Fn:
+        cache = self.__dict__.setdefault("_define_cache", {})
+        if name in cache:
+            return cache[name]
+        info = self.p.defines[name]
+        nlocals = info.nlocals
+        cell: list = [None]
+        cache[name] = lambda st, env: cell[0](st, [None] * nlocals)
+        body = self.expr(info.expr)
+        cell[0] = body
+        if nlocals == 0:
+            cache[name] = lambda st, env: body(st, env)
+        return cache[name]
+
+    def _show_fn(self, name: str) -> Fn:
+        if name in self.p.defines:
+            return self._define_fn(name)
+        v = next(v for v in self.p.vars if v.name == name)
+        slot = self.g.var_layout[name][0]
+        return lambda st, env: st.vars[slot]
+
+    def _show_type(self, name: str) -> str:
+        if name in self.p.defines:
+            return self.p.defines[name].type
+        return next(v for v in self.p.vars if v.name == name).type
+
+    def e_PlayersExpr(self, e: ast.PlayersExpr):
+        n = self.n
+        if e.start is None:
+            seats = list(range(n))
+            return lambda st, env: seats
+        start = self.expr(e.start)
+
+        def f(st, env):
+            s = start(st, env)
+            if s is None:
+                raise RulesRuntimeError("`players from` a player who is none")
+            d = st.direction
+            return [(s + d * k) % n for k in range(n)]
+
+        return f
+
+    def e_ListLit(self, e: ast.ListLit):
+        items = [self.expr(x) for x in e.items]
+        return lambda st, env: [f(st, env) for f in items]
+
+    def e_Attr(self, e: ast.Attr):
+        t = self.type(e.obj)
+        obj = self.expr(e.obj)
+        g = self.g
+        if t in (CARD, ZONE, "list[card]"):
+            table = g.attrs[e.name]
+            if t == CARD:
+                return lambda st, env: None if (c := obj(st, env)) is None else table[c]
+            return lambda st, env: [table[c] for c in obj(st, env) if c is not None]
+        # a player's attribute (or a list of players')
+        name = e.name
+        if name == "seat":
+            getter = None
+            one = lambda st, p: p  # noqa: E731
+        elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
+            base = g.zone_base[g.zone_spec_names.index(name)]
+            if g.zone_shape[base] == GRID:
+                one = lambda st, p: [c for c in st.zones[base + p] if c is not None]  # noqa: E731
+            else:
+                one = lambda st, p: st.zones[base + p]  # noqa: E731
+        elif name in g.counter_layout:
+            base = g.counter_layout[name][0]
+            one = lambda st, p: st.counters[base + p]  # noqa: E731
+        else:
+            base = g.var_layout[name][0]
+            one = lambda st, p: st.vars[base + p]  # noqa: E731
+        getter = one
+        if t == "list[player]":
+            return lambda st, env: [getter(st, p) for p in obj(st, env) if p is not None]
+
+        def f(st, env):
+            p = obj(st, env)
+            if p is None:
+                raise RulesRuntimeError(f"cannot read '{name}' of a player who is none")
+            return getter(st, p)
+
+        return f
+
+    def e_Call(self, e: ast.Call):
+        ref = self.p.refs.get(id(e))
+        if ref is not None and ref[0] == "define":
+            info = self.p.defines[e.func]
+            body = self.expr(info.expr)
+            args = [self.expr(a) for a in e.args]
+            nlocals = info.nlocals
+            k = len(args)
+
+            def call(st, env):
+                new = [None] * nlocals
+                for i in range(k):
+                    new[i] = args[i](st, env)
+                return body(st, new)
+
+            return call
+        args = [self.expr(a) for a in e.args]
+        a = args[0]
+        f = e.func
+        n = self.n
+        if f == "count":
+            return lambda st, env: len(a(st, env))
+        if f == "sum":
+            return lambda st, env: sum(v for v in a(st, env) if v is not None)
+        if f in ("min", "max"):
+            pick = min if f == "min" else max
+            if len(args) == 2:
+                b = args[1]
+                return lambda st, env: pick(a(st, env), b(st, env))
+            return lambda st, env: pick((v for v in a(st, env) if v is not None), default=None)
+        if f == "any":
+            return lambda st, env: bool(a(st, env))
+        if f == "empty":
+            return lambda st, env: not a(st, env)
+        if f in ("top", "last"):
+            return lambda st, env: s[-1] if (s := a(st, env)) else None
+        if f in ("bottom", "first"):
+            return lambda st, env: s[0] if (s := a(st, env)) else None
+        if f == "random":
+            return lambda st, env: s[st.randbelow(len(s))] if (s := a(st, env)) else None
+        if f in ("next", "previous"):
+            sign = 1 if f == "next" else -1
+
+            def step(st, env):
+                p = a(st, env)
+                if p is None:
+                    raise RulesRuntimeError(f"{f}() of a player who is none")
+                return (p + sign * st.direction) % n
+
+            return step
+        if f == "distinct":
+            return lambda st, env: list(dict.fromkeys(a(st, env)))
+        if f == "sorted":
+            return lambda st, env: sorted(v for v in a(st, env) if v is not None)
+        if f == "abs":
+            return lambda st, env: abs(a(st, env))
+        g = self.g
+        if f == "owner":
+            return lambda st, env: None if (c := a(st, env)) is None or g.zone_owner[st.loc[c]] < 0 \
+                else g.zone_owner[st.loc[c]]
+        if f == "place":
+            return lambda st, env: None if (c := a(st, env)) is None else st.zones[st.loc[c]].index(c) + 1
+        if f == "zone_of":
+            return lambda st, env: None if (c := a(st, env)) is None else g.zone_spec_names[g.zone_spec[st.loc[c]]]
+        raise AssertionError(f)
+
+    def e_Unary(self, e: ast.Unary):
+        f = self.expr(e.operand)
+        if e.op == "not":
+            return lambda st, env: not f(st, env)
+        return lambda st, env: -f(st, env)
+
+    def e_Binary(self, e: ast.Binary):
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        if op == "and":
+            return lambda st, env: a(st, env) and b(st, env)
+        if op == "or":
+            return lambda st, env: a(st, env) or b(st, env)
+        if op == "+":
+            if is_list(self.type(e.left)):
+                return lambda st, env: list(a(st, env)) + list(b(st, env))
+            return lambda st, env: a(st, env) + b(st, env)
+        simple = {
+            "-": lambda st, env: a(st, env) - b(st, env),
+            "*": lambda st, env: a(st, env) * b(st, env),
+            "/": lambda st, env: a(st, env) // b(st, env),
+            "%": lambda st, env: a(st, env) % b(st, env),
+            "==": lambda st, env: a(st, env) == b(st, env),
+            "!=": lambda st, env: a(st, env) != b(st, env),
+            "<": lambda st, env: a(st, env) < b(st, env),
+            "<=": lambda st, env: a(st, env) <= b(st, env),
+            ">": lambda st, env: a(st, env) > b(st, env),
+            ">=": lambda st, env: a(st, env) >= b(st, env),
+            "in": lambda st, env: a(st, env) in b(st, env),
+        }
+        return simple[op]
+
+    def e_IsKind(self, e: ast.IsKind):
+        f = self.expr(e.operand)
+        k = self.g.kind_names.index(e.kind)
+        kinds = self.g.card_kind
+        if e.negate:
+            return lambda st, env: (c := f(st, env)) is None or kinds[c] != k
+        return lambda st, env: (c := f(st, env)) is not None and kinds[c] == k
+
+    def e_Range(self, e: ast.Range):
+        lo, hi = self.expr(e.low), self.expr(e.high)
+        return lambda st, env: list(range(lo(st, env), hi(st, env) + 1))
+
+    def e_Where(self, e: ast.Where):
+        seq = self.expr(e.seq)
+        cond = self.expr(e.cond)
+        slot = self.p.slots[id(e)]
+
+        def f(st, env):
+            out = []
+            for x in seq(st, env):
+                if x is None:
+                    continue
+                env[slot] = x
+                if cond(st, env):
+                    out.append(x)
+            return out
+
+        return f
+
+    def e_IfExpr(self, e: ast.IfExpr):
+        c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+        return lambda st, env: a(st, env) if c(st, env) else b(st, env)
+
+
+def _show_value(v) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def _seat_names(n: int) -> list[str]:
+    return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i + 1}" for i in range(n)]
+
+
+def _fingerprint(p: Program, g: Game) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p.files):
+        h.update(p.files[path].encode())
+    h.update(json.dumps([g.players, sorted(g.params.items(), key=str), g.names], default=str).encode())
+    return h.hexdigest()[:16]
+
+
+def compile_program(prog: Program, names: list[str] | None = None) -> Game:
+    return Compiler(prog, names).build()
+
+
+__all__ = ["compile_program", "Compiler", "INT", "STR", "NONE"]

@@ -1,0 +1,382 @@
+"""A compiled game: tables of cards and zones, compiled code and decisions; it makes new states.
+
+The compiler fills a `Game`; the engine reads it. Nothing here walks a syntax tree: expressions
+and statements are already Python closures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from ..errors import IllegalMove
+from .state import GRID, HAND, PRIVATE, PUBLIC, State
+
+DEFAULT_NAMES = (
+    "alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy rupert sybil"
+    " trent victor walter xavier"
+).split()
+
+
+@attrs.frozen
+class Move:
+    """One option of the pending decision: a short stable text that `State.apply` accepts back."""
+
+    text: str
+    player: int
+    index: int = attrs.field(eq=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Code:
+    """A compiled block: ops (closures taking the state and the locals) and their source spans."""
+
+    __slots__ = ("name", "ops", "spans", "nlocals")
+
+    def __init__(self, name: str, nlocals: int):
+        self.name = name
+        self.ops: list[Callable] = []
+        self.spans: list = []
+        self.nlocals = nlocals
+
+
+class Decision:
+    """A point where a player chooses: the turn's action, or a `choose` statement."""
+
+    __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name")
+
+    def __init__(self, index, label, slot, domain, by, optional, elem, span, name=""):
+        self.index = index
+        self.label = label
+        self.slot = slot
+        self.domain = domain  # f(state, env) -> list of values, or None for the turn decision
+        self.by = by  # f(state, env) -> seat, or None for the current player
+        self.optional = optional
+        self.elem = elem  # the type of the options: card, player, int, bool, str
+        self.span = span
+        self.name = name
+
+
+class ActionRt:
+    __slots__ = ("name", "code", "nlocals", "cond", "lead")
+
+    def __init__(self, name, code, nlocals, cond, lead):
+        self.name = name
+        self.code = code
+        self.nlocals = nlocals
+        self.cond = cond
+        self.lead = lead  # the action's first `choose`, merged into the turn decision, or None
+
+
+class Game:
+    """A rules file compiled for a number of players and parameter values."""
+
+    def __init__(self) -> None:
+        # Filled by the compiler; listed here so readers know what a game holds.
+        self.name = ""
+        self.path = ""
+        self.sources: dict[str, str] = {}
+        self.players = 0
+        self.min_players = self.max_players = 0
+        self.names: list[str] = []
+        self.params: dict[str, object] = {}
+        self.param_ranges: dict[str, tuple] = {}
+        self.all_mask = 0
+        # cards
+        self.ncards = 0
+        self.kind_names: list[str] = []
+        self.card_kind: tuple[int, ...] = ()
+        self.card_face: tuple[int, ...] = ()
+        self.card_text: tuple[str, ...] = ()
+        self.face_text: list[str] = []
+        self.attrs: dict[str, tuple] = {}
+        # zones: one instance per global zone, one per player for the others
+        self.nzones = 0
+        self.zone_names: list[str] = []
+        self.zone_spec: list[int] = []
+        self.zone_spec_names: list[str] = []
+        self.zone_spec_per_player: list[bool] = []
+        self.zone_base: list[int] = []
+        self.zone_shape: list[int] = []
+        self.zone_vis: list[int] = []
+        self.zone_owner: list[int] = []
+        self.zone_refill: list[int] = []
+        self.zone_keep: list[int] = []
+        self.initial: list[tuple[int, list[int]]] = []
+        # counters and variables: name -> (slot or base, per_player)
+        self.counter_layout: dict[str, tuple[int, bool]] = {}
+        self.var_layout: dict[str, tuple[int, bool]] = {}
+        self.counter_init: list = []
+        self.var_init: list = []
+        self.defines: dict[str, Callable] = {}
+        self.shows: list[tuple[str, Callable, str]] = []
+        # code
+        self.codes: list[Code] = []
+        self.decisions: list[Decision] = []
+        self.actions: list[ActionRt] = []
+        self.fingerprint = ""
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r} for {self.players} players>"
+
+    # ------------------------------------------------------------ making states
+    def new_game(self, seed: int, *, log: bool = True) -> State:
+        """A new game, set up and advanced to its first decision."""
+        return State(self, seed, log)
+
+    def state_from_json(self, text: str) -> State:
+        return State.from_json(self, text)
+
+    # ------------------------------------------------------------ decisions
+    def turn_options(self, st: State) -> list:
+        opts = []
+        for ai, a in enumerate(self.actions):
+            env = [None] * a.nlocals
+            if a.cond is not None and not a.cond(st, env):
+                continue
+            if a.lead is None:
+                opts.append((ai, None))
+            else:
+                for v in self.choice_values(st, a.lead, env, st.current):
+                    opts.append((ai, v))
+        return opts
+
+    def choice_values(self, st: State, dec: Decision, env: list, chooser: int) -> list:
+        """The distinct options of a `choose`: equal values once; identical cards of a hand once."""
+        values = dec.domain(st, env)
+        if dec.elem != "card":
+            out = []
+            seen = set()
+            for v in values:
+                if v is not None and v not in seen:
+                    seen.add(v)
+                    out.append(v)
+            return out
+        out = []
+        first: dict[tuple[int, int], int] = {}
+        loc, known, shape, face = st.loc, st.known, self.zone_shape, self.card_face
+        for c in values:
+            if c is None:
+                continue
+            zi = loc[c]
+            if shape[zi] == HAND and known[c] >> chooser & 1:
+                key = (zi, face[c])
+                j = first.get(key)
+                if j is None:
+                    first[key] = len(out)
+                    out.append(c)
+                elif known[c].bit_count() > known[out[j]].bit_count():
+                    # Play the card that more players know about: it is the one they saw.
+                    out[j] = c
+                continue
+            if c not in out:
+                out.append(c)
+        return out
+
+    def option_texts(self, st: State) -> list[str]:
+        if st.pending < 0:
+            return []
+        dec = self.decisions[st.pending]
+        p = st.chooser
+        texts = []
+        if dec.index == 0:
+            for ai, v in st.options:
+                a = self.actions[ai]
+                texts.append(a.name if a.lead is None else f"{a.name} {self.value_text(st, p, a.lead.elem, v)}")
+        else:
+            for v in st.options:
+                if v is None:
+                    texts.append("pass")
+                else:
+                    t = self.value_text(st, p, dec.elem, v)
+                    texts.append(f"{dec.label} {t}" if dec.label else t)
+        return self._disambiguate(st, texts, dec)
+
+    def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
+        if len(set(texts)) == len(texts):
+            return texts
+        out = list(texts)
+        for i, t in enumerate(texts):
+            if texts.count(t) > 1:
+                card = self.option_card(dec, st.options[i])
+                if card is not None:
+                    zi = st.loc[card]
+                    pos = len(st.zones[zi]) - st.zones[zi].index(card)
+                    out[i] = f"{t} from {self.zone_names[zi]}" + (f" #{pos}" if pos > 1 else "")
+        for i, t in enumerate(out):
+            if out.count(t) > 1:
+                out[i] = f"{t} ({i + 1})"
+        return out
+
+    def option_card(self, dec: Decision, value) -> int | None:
+        if dec.index == 0:
+            a = self.actions[value[0]]
+            return value[1] if a.lead is not None and a.lead.elem == "card" else None
+        return value if dec.elem == "card" else None
+
+    def value_text(self, st: State, viewer: int, elem: str, v) -> str:
+        if v is None:
+            return "none"
+        if elem == "card":
+            return self.card_option_text(st, viewer, v)
+        if elem == "player":
+            return self.names[v]
+        if elem == "bool":
+            return "yes" if v else "no"
+        return str(v)
+
+    def card_option_text(self, st: State, viewer: int, c: int) -> str:
+        zi = st.loc[c]
+        if self.zone_shape[zi] == GRID:
+            place = st.zones[zi].index(c) + 1
+            owner = self.zone_owner[zi]
+            if owner == viewer:
+                return str(place)
+            if owner >= 0:
+                return f"{self.names[owner]} {place}"
+            return f"{self.zone_names[zi]} {place}"
+        if st.known[c] >> viewer & 1:
+            return self.card_text[c]
+        lst = st.zones[zi]
+        return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
+
+    def refresh_pending(self, st: State) -> None:
+        """Recompute the pending decision's options after a test rearranged the cards."""
+        st._texts = None
+        if st.pending < 0:
+            return
+        if st.pending == 0:
+            st.options = tuple(self.turn_options(st))
+            return
+        dec = self.decisions[st.pending]
+        env = st.stack[-1][2]
+        opts = self.choice_values(st, dec, env, st.chooser)
+        if dec.optional:
+            opts.append(None)
+        st.options = tuple(opts)
+
+    # ------------------------------------------------------------ reading a state
+    def zone_index(self, name: str, player: int | None = None) -> int:
+        if name in self.zone_names and player is None:
+            return self.zone_names.index(name)
+        if "." in name and player is None:
+            owner, _, zname = name.partition(".")
+            if owner in self.names:
+                return self.zone_index(zname, self.names.index(owner))
+        try:
+            spec = self.zone_spec_names.index(name)
+        except ValueError:
+            raise KeyError(f"no zone '{name}'; zones: {', '.join(self.zone_spec_names)}") from None
+        if self.zone_spec_per_player[spec]:
+            if player is None:
+                raise KeyError(f"zone '{name}' belongs to each player: give a player")
+            return self.zone_base[spec] + player
+        return self.zone_base[spec]
+
+    def read_counter(self, st: State, name: str, player: int | None = None) -> int:
+        layout = self.counter_layout.get(name)
+        if layout is None:
+            raise KeyError(f"no counter '{name}'")
+        base, per = layout
+        return st.counters[base + (player if per else 0)]
+
+    def read_value(self, st: State, name: str):
+        if name in self.defines:
+            return self.defines[name](st)
+        if name in self.var_layout and not self.var_layout[name][1]:
+            return st.vars[self.var_layout[name][0]]
+        if name in self.counter_layout and not self.counter_layout[name][1]:
+            return st.counters[self.counter_layout[name][0]]
+        raise KeyError(f"no value '{name}' without a player")
+
+    def set_counter(self, st: State, name: str, value: int, player: int | None = None) -> None:
+        base, per = self.counter_layout[name]
+        st.counters[base + (player if per else 0)] = value
+        self.refresh_pending(st)
+
+    def set_var(self, st: State, name: str, value, player: int | None = None) -> None:
+        base, per = self.var_layout[name]
+        st.vars[base + (player if per else 0)] = value
+        self.refresh_pending(st)
+
+    # ------------------------------------------------------------ arranging a state (tests)
+    def face_ids(self, faces: list[str]) -> list[int]:
+        out = []
+        for f in faces:
+            try:
+                out.append(self.face_text.index(str(f)))
+            except ValueError:
+                raise KeyError(f"no card shown as '{f}'; cards: {', '.join(sorted(set(self.face_text)))}") from None
+        return out
+
+    def arrange(self, st: State, zone: str, faces: list[str], player: int | None, *, top: bool) -> None:
+        zi = self.zone_index(zone, player)
+        wanted = self.face_ids(faces)
+        target = st.zones[zi]
+        chosen: list[int] = []
+        # Prefer cards already in the zone, then cards in hidden zones, then any other.
+        order = sorted(
+            range(self.ncards),
+            key=lambda c: (st.loc[c] != zi or top, self.zone_vis[st.loc[c]] != 0 or self.zone_owner[st.loc[c]] >= 0),
+        )
+        for f in wanted:
+            c = next((c for c in order if self.card_face[c] == f and c not in chosen
+                      and not (top and st.loc[c] == zi)), None)
+            if c is None:
+                raise KeyError(f"not enough cards shown as '{self.face_text[f]}'")
+            chosen.append(c)
+        displaced = [] if top else [c for c in target if c is not None and c not in chosen]
+        holes: list[tuple[int, int]] = []
+        for c in chosen:
+            z = st.loc[c]
+            if z == zi and not top:
+                continue
+            holes.append((z, st.zones[z].index(c)))
+        # Displaced cards take the places the chosen cards leave.
+        for c in chosen:
+            z = st.loc[c]
+            if z != zi or top:
+                st.zones[z][st.zones[z].index(c)] = None
+        leftovers = []
+        for c in displaced:
+            if holes:
+                z, k = holes.pop(0)
+                st.zones[z][k] = c
+                st.loc[c] = z
+                self._reset_knowledge(st, c, z)
+            else:
+                leftovers.append(c)
+        for z in {z for z, _ in holes} | {st.loc[c] for c in chosen}:
+            if self.zone_shape[z] != GRID and z != zi:
+                st.zones[z][:] = [c for c in st.zones[z] if c is not None]
+        if leftovers:
+            home = max((z for z in range(self.nzones) if self.zone_vis[z] == 0 and self.zone_shape[z] != GRID),
+                       key=lambda z: len(st.zones[z]), default=None)
+            if home is None:
+                raise KeyError("no hidden zone to put the displaced cards in")
+            for c in leftovers:
+                st.zones[home].insert(0, c)
+                st.loc[c] = home
+                self._reset_knowledge(st, c, home)
+        if top:
+            target.extend(chosen)
+        else:
+            target[:] = chosen
+        for c in chosen:
+            st.loc[c] = zi
+            self._reset_knowledge(st, c, zi)
+        self.refresh_pending(st)
+
+    def _reset_knowledge(self, st: State, c: int, zi: int) -> None:
+        vis = self.zone_vis[zi]
+        st.known[c] = self.all_mask if vis == PUBLIC else (1 << self.zone_owner[zi] if vis == PRIVATE else 0)
+
+    def force_turn(self, st: State, player: int) -> None:
+        if st.pending != 0:
+            raise IllegalMove("set_turn works only when a turn's action is being decided")
+        st.current = player
+        st.chooser = player
+        self.refresh_pending(st)

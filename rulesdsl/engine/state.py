@@ -1,0 +1,469 @@
+"""A game in progress, as plain data, and the small machine that runs compiled rules on it.
+
+Cards are ints, zones are lists of ints, what each seat knows of a card is an int bitmask, and the
+pending decision is a decision id plus the frames of the code that asked it (code id, position,
+locals). So a state mid-action is still data: `clone()` copies lists, `to_json()` writes them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ..errors import IllegalMove, RulesRuntimeError
+from .rng import next64, seed_state
+
+if TYPE_CHECKING:
+    from .game import Game, Move
+
+# Zone shapes and visibilities, as the compiler numbers them.
+STACK, HAND, GRID = 0, 1, 2
+HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
+
+# What an op returns besides None (go on) or a jump target (>= 0).
+SUSPEND = -1
+HALT = -2
+
+# Loop iterations (backward jumps) and turns allowed between two decisions.
+STEP_BUDGET = 200_000
+JSON_FORMAT = 1
+
+
+class State:
+    """One game in progress. Read it through its properties and methods; change it with `apply`."""
+
+    __slots__ = (
+        "game", "zones", "loc", "known", "counters", "vars", "rng", "current", "direction", "next_player",
+        "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
+        "winners", "ranking", "log", "budget", "_texts",
+    )
+
+    def __init__(self, game: Game, seed: int, log: bool = True):
+        g = game
+        self.game = g
+        self.zones = [[] for _ in range(g.nzones)]
+        self.loc = [0] * g.ncards
+        self.known = [0] * g.ncards
+        for zi, cards in g.initial:
+            self.zones[zi] = list(cards)
+            for c in cards:
+                self.loc[c] = zi
+                self.known[c] = g.all_mask if g.zone_vis[zi] == PUBLIC else 0
+        self.counters = list(g.counter_init)
+        self.vars = list(g.var_init)
+        self.rng = seed_state(seed)
+        self.current = 0
+        self.direction = 1
+        self.next_player = -1
+        self.continue_from = -1
+        self.round = 0
+        self.turn = 0
+        self.moves = 0
+        self.stack = [[0, 0, []]]
+        self.pending = -1
+        self.chooser = -1
+        self.options: tuple = ()
+        self.over = False
+        self.winners: list[int] = []
+        self.ranking: list[int] = []
+        self.log: list | None = [] if log else None
+        self._texts: list[str] | None = None
+        self._run()
+
+    # ------------------------------------------------------------ the public API
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now; None when the game is over."""
+        return None if self.over else self.chooser
+
+    @property
+    def turn_player(self) -> int:
+        """The seat whose turn it is (it may differ from who decides, in a reaction)."""
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def num_moves(self) -> int:
+        return len(self.options)
+
+    def legal_moves(self) -> list[Move]:
+        from .game import Move
+
+        return [Move(text, self.chooser, i) for i, text in enumerate(self.move_texts())]
+
+    def move_texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = self.game.option_texts(self)
+        return list(self._texts)
+
+    def apply(self, move: Move | str | int) -> None:
+        """Play a move: a Move, its text, or its index in `legal_moves()`."""
+        if self.over:
+            raise IllegalMove("the game is over")
+        if isinstance(move, int) and not isinstance(move, bool):
+            return self.apply_index(move)
+        texts = self.move_texts()
+        if not isinstance(move, str):
+            if move.player == self.chooser and 0 <= move.index < len(texts) and texts[move.index] == move.text:
+                return self.apply_index(move.index)
+            move = move.text
+        want = normalize(move)
+        for i, t in enumerate(texts):
+            if normalize(t) == want:
+                return self.apply_index(i)
+        shown = ", ".join(texts[:12]) + (", ..." if len(texts) > 12 else "")
+        who = self.game.names[self.chooser]
+        raise IllegalMove(f"'{move}' is not a legal move for {who} now; legal: {shown}")
+
+    def apply_index(self, i: int) -> None:
+        """The fast path: play option i of the pending decision."""
+        if self.over or self.pending < 0:
+            raise IllegalMove("the game is over")
+        opts = self.options
+        if not 0 <= i < len(opts):
+            raise IllegalMove(f"move number {i} does not exist; there are {len(opts)}")
+        value = opts[i]
+        g = self.game
+        dec = g.decisions[self.pending]
+        log_start = None
+        if self.log is not None:
+            log_start = len(self.log)
+            self._log_choice(dec, value, i)
+        self.pending = -1
+        self.options = ()
+        self._texts = None
+        self.moves += 1
+        if dec.index == 0:
+            action = g.actions[value[0]]
+            env = [None] * action.nlocals
+            pc = 0
+            if action.lead is not None:
+                env[action.lead.slot] = value[1]
+                pc = 1
+            self.stack.append([action.code, pc, env])
+        else:
+            self.stack[-1][2][dec.slot] = value
+        self._run(log_start)
+
+    def clone(self, log: bool | None = None) -> State:
+        """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""
+        s = State.__new__(State)
+        s.game = self.game
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.known = self.known[:]
+        s.counters = self.counters[:]
+        s.vars = self.vars[:]
+        s.rng = self.rng
+        s.current = self.current
+        s.direction = self.direction
+        s.next_player = self.next_player
+        s.continue_from = self.continue_from
+        s.round = self.round
+        s.turn = self.turn
+        s.moves = self.moves
+        s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
+        s.pending = self.pending
+        s.chooser = self.chooser
+        s.options = self.options
+        s.over = self.over
+        s.winners = self.winners[:]
+        s.ranking = self.ranking[:]
+        keep = self.log is not None if log is None else log
+        s.log = (self.log[:] if self.log is not None else []) if keep else None
+        s.budget = STEP_BUDGET
+        s._texts = self._texts
+        return s
+
+    def view(self, player: int, *, reveal: bool = False, events: int = 8) -> str:
+        """What `player` may see: their known cards, others' as face down, and recent events."""
+        from .view import render_view
+
+        return render_view(self, player, reveal=reveal, events=events)
+
+    def events_for(self, player: int, start: int = 0, level: int = 0) -> list[str]:
+        """The log as `player` saw it, from event number `start` on."""
+        from .view import render_event
+
+        if self.log is None:
+            return []
+        return [render_event(self, ev, player) for ev in self.log[start:] if ev[1] <= level]
+
+    def to_json(self) -> str:
+        g = self.game
+        data = {
+            "format": JSON_FORMAT,
+            "game": g.name,
+            "fingerprint": g.fingerprint,
+            "players": g.players,
+            "params": g.params,
+            "zones": self.zones,
+            "known": self.known,
+            "counters": self.counters,
+            "vars": self.vars,
+            "rng": self.rng,
+            "turn_order": [self.current, self.direction, self.next_player, self.continue_from],
+            "progress": [self.round, self.turn, self.moves],
+            "stack": self.stack,
+            "pending": [self.pending, self.chooser],
+            "options": [list(o) if isinstance(o, tuple) else o for o in self.options],
+            "over": self.over,
+            "winners": self.winners,
+            "ranking": self.ranking,
+            "log": [list(e[:3]) + [list(e[3]), list(e[4]) if e[4] is not None else None] for e in self.log]
+            if self.log is not None else None,
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, text: str) -> State:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not a saved game: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+            raise ValueError("not a saved game of this version")
+        if data.get("fingerprint") != game.fingerprint:
+            raise ValueError(
+                f"this save is of '{data.get('game')}' with {data.get('players')} players and parameters "
+                f"{data.get('params')}; it does not match the rules loaded now"
+            )
+        s = cls.__new__(cls)
+        s.game = game
+        s.zones = [list(z) for z in data["zones"]]
+        s.loc = [0] * game.ncards
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                if c is not None:
+                    s.loc[c] = zi
+        s.known = list(data["known"])
+        s.counters = list(data["counters"])
+        s.vars = list(data["vars"])
+        s.rng = data["rng"]
+        s.current, s.direction, s.next_player, s.continue_from = data["turn_order"]
+        s.round, s.turn, s.moves = data["progress"]
+        s.stack = [[f[0], f[1], list(f[2])] for f in data["stack"]]
+        s.pending, s.chooser = data["pending"]
+        s.options = tuple(tuple(o) if isinstance(o, list) else o for o in data["options"])
+        s.over = data["over"]
+        s.winners = list(data["winners"])
+        s.ranking = list(data["ranking"])
+        log = data.get("log")
+        s.log = [(e[0], e[1], e[2], tuple(e[3]), tuple(e[4]) if e[4] is not None else None) for e in log] \
+            if log is not None else None
+        s.budget = STEP_BUDGET
+        s._texts = None
+        return s
+
+    # Convenience readers, for tests, bots and the CLI.
+    def counter(self, name: str, player: int | None = None) -> int:
+        return self.game.read_counter(self, name, player)
+
+    def zone(self, name: str, player: int | None = None) -> list[str]:
+        """The faces of a zone's cards (bottom to top; None for an empty place of a grid)."""
+        g = self.game
+        zi = g.zone_index(name, player)
+        return [None if c is None else g.card_text[c] for c in self.zones[zi]]
+
+    def value(self, name: str):
+        """The value of a `define` without parameters, or of a global variable or counter."""
+        return self.game.read_value(self, name)
+
+    def set_cards(self, zone: str, faces: list[str], player: int | None = None, *, top: bool = False) -> None:
+        """Arrange cards for a test (a stacked deck): make `zone` hold cards with these faces.
+
+        Without `top`, the zone's content becomes exactly `faces` (bottom to top). With `top`,
+        the cards are put on top of what is there, the last face on top. Each card is taken from
+        wherever a card of that face lies outside the zone (the draw pile first), and the zone's
+        displaced cards go back to where those came from. Knowledge follows the zone's rules.
+        """
+        self.game.arrange(self, zone, faces, player, top=top)
+
+    def set_turn(self, player: int) -> None:
+        """For tests: make `player` the one whose turn it is, re-asking the pending decision."""
+        self.game.force_turn(self, player)
+
+    # ------------------------------------------------------------ the machine
+    def _run(self, log_start: int | None = None) -> None:
+        codes = self.game.codes
+        stack = self.stack
+        self.budget = STEP_BUDGET
+        start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
+        frame = stack[-1]
+        pc = 0
+        try:
+            while True:
+                frame = stack[-1]
+                pc = frame[1]
+                frame[1] = pc + 1
+                r = codes[frame[0]].ops[pc](self, frame[2])
+                if r is None:
+                    continue
+                if r >= 0:
+                    frame[1] = r
+                    continue
+                break
+        except RulesRuntimeError as e:
+            if e.span is None:
+                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), codes[frame[0]].spans[pc]) from None
+            raise
+        except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
+            msg = str(e)
+            if "NoneType" in msg:
+                msg = "a value here is none (the top of an empty zone, or a variable never set?)"
+            elif isinstance(e, ZeroDivisionError):
+                msg = "division by zero"
+            raise RulesRuntimeError(msg, codes[frame[0]].spans[pc]) from None
+        finally:
+            if self.log is not None and len(self.log) > start:
+                known = self.known
+                for i in range(start, len(self.log)):
+                    ev = self.log[i]
+                    if ev[4] is None and ev[3]:
+                        self.log[i] = ev[:4] + (tuple(known[c] for c in ev[3]),)
+
+    def tick(self) -> None:
+        """Called on every backward jump and new turn: a rule that loops with no decision stops here."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise RulesRuntimeError(
+                f"the rules ran {STEP_BUDGET} loop steps or turns without asking anyone to decide; "
+                "is there a loop that never ends, or a turn in which nobody can act?"
+            )
+
+    # ------------------------------------------------------------ primitives used by compiled ops
+    def randbelow(self, n: int) -> int:
+        self.rng, bits = next64(self.rng)
+        return (bits * n) >> 64
+
+    def step(self, p: int, k: int = 1) -> int:
+        return (p + self.direction * k) % self.game.players
+
+    def move_card(self, c: int, zi: int, place: int | None = None) -> None:
+        g = self.game
+        src = self.loc[c]
+        lst = self.zones[src]
+        if g.zone_shape[src] == GRID:
+            lst[lst.index(c)] = None  # the place stays, empty
+        elif lst and lst[-1] == c:
+            lst.pop()
+        else:
+            lst.remove(c)
+        dst = self.zones[zi]
+        if g.zone_shape[zi] == GRID:
+            if place is None:
+                try:
+                    dst[dst.index(None)] = c
+                except ValueError:
+                    dst.append(c)
+            else:
+                while len(dst) <= place:
+                    dst.append(None)
+                if dst[place] is not None:
+                    raise RulesRuntimeError(f"place {place + 1} of {g.zone_names[zi]} is not empty")
+                dst[place] = c
+        elif place is not None:
+            dst.insert(max(0, min(place, len(dst))), c)
+        else:
+            dst.append(c)
+        self.loc[c] = zi
+        vis = g.zone_vis[zi]
+        if vis == PUBLIC:
+            self.known[c] = g.all_mask
+        elif vis == PRIVATE:
+            self.known[c] |= 1 << g.zone_owner[zi]
+
+    def top_card(self, zi: int) -> int | None:
+        lst = self.zones[zi]
+        if self.game.zone_shape[zi] == GRID:
+            for c in reversed(lst):
+                if c is not None:
+                    return c
+            return None
+        return lst[-1] if lst else None
+
+    def draw_one(self, src: int, dst: int) -> int | None:
+        """Move the top card of src to dst, refilling src first if it is empty and says how."""
+        c = self.top_card(src)
+        if c is None:
+            self.refill(src)
+            c = self.top_card(src)
+            if c is None:
+                return None
+        self.move_card(c, dst)
+        return c
+
+    def refill(self, zi: int) -> None:
+        g = self.game
+        source = g.zone_refill[zi]
+        if source < 0:
+            return
+        cards = [c for c in self.zones[source] if c is not None]
+        keep = g.zone_keep[zi]
+        moving = cards[: len(cards) - keep] if keep else cards
+        if not moving:
+            return
+        for c in moving:
+            self.move_card(c, zi)
+        self.shuffle_zone(zi)
+        if self.log is not None:
+            self.event(1, f"{g.zone_names[source]} is shuffled to make a new {g.zone_names[zi]}")
+
+    def shuffle_zone(self, zi: int) -> None:
+        g = self.game
+        lst = self.zones[zi]
+        if g.zone_shape[zi] == GRID:
+            cards = [c for c in lst if c is not None]
+        else:
+            cards = lst
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        if cards is not lst:
+            it = iter(cards)
+            for k, c in enumerate(lst):
+                if c is not None:
+                    lst[k] = next(it)
+        vis = g.zone_vis[zi]
+        mask = g.all_mask if vis == PUBLIC else (1 << g.zone_owner[zi] if vis == PRIVATE else 0)
+        known = self.known
+        for c in cards:
+            known[c] = mask
+
+    def swap_cards(self, a: int, b: int) -> None:
+        if a == b:
+            return
+        za, zb = self.loc[a], self.loc[b]
+        la, lb = self.zones[za], self.zones[zb]
+        ia, ib = la.index(a), lb.index(b)
+        la[ia], lb[ib] = b, a
+        self.loc[a], self.loc[b] = zb, za
+        g = self.game
+        for c, zi in ((a, zb), (b, za)):
+            vis = g.zone_vis[zi]
+            if vis == PUBLIC:
+                self.known[c] = g.all_mask
+            elif vis == PRIVATE:
+                self.known[c] |= 1 << g.zone_owner[zi]
+
+    def event(self, level: int, text: str, cards: tuple = ()) -> None:
+        """Log an event; `{}` in text stands for `cards`, each shown to those who know it."""
+        self.log.append((self.turn, level, text, tuple(cards), None))
+
+    def _log_choice(self, dec, value, index: int) -> None:
+        g = self.game
+        who = g.names[self.chooser]
+        text = self.move_texts()[index]
+        card = g.option_card(dec, value)
+        if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> self.chooser & 1:
+            face = g.card_text[card]
+            if text.endswith(face):
+                self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
+                return
+        self.event(0, f"{who}: {text}")
+
+
+def normalize(text: str) -> str:
+    return " ".join(str(text).lower().split())

@@ -1,0 +1,683 @@
+"""Text to syntax tree: Lark's LALR parser, a Transformer that builds `ast` nodes, located errors.
+
+The parse tree never leaves this module. A file that does not parse raises `RulesError` with
+every syntax error found (each top-level declaration is parsed on its own after the first
+failure, so one typo does not hide the next).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import Diagnostic, RulesError
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+# Words that begin a top-level declaration; used to split a broken file into declarations.
+DECL_WORDS = (
+    "game players param card cards zone counter var define show procedure action setup round turn rank"
+    " winners import"
+).split()
+
+# What a terminal looks like to a person reading an error.
+TERMINAL_NAMES = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "DOT": "'.'",
+    "EQUAL": "'='",
+    "COMPARE": "a comparison",
+    "AUGOP": "'+=' or '-='",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "PERCENT": "'%'",
+    "$END": "the end of the file",
+}
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+        cache=True,
+    )
+
+
+class _Build(Transformer):
+    """Lark tree to ast nodes. Each method receives the rule's meta (positions) and children."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+        super().__init__()
+        self.path = path
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+
+    # -- helpers
+    def span(self, meta) -> ast.Span:
+        if getattr(meta, "empty", True):
+            return ast.Span(self.path, 0, 0, 0, 0)
+        return self._mk(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tspan(self, tok: Token) -> ast.Span:
+        return self._mk(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _mk(self, line, col, end_line, end_col) -> ast.Span:
+        # Templates are parsed from inside a string: shift their positions onto the file.
+        if self.line_offset or self.col_offset:
+            if line == 1:
+                col += self.col_offset
+            if end_line == 1:
+                end_col += self.col_offset
+            line += self.line_offset
+            end_line += self.line_offset
+        return ast.Span(self.path, line, col, end_line, end_col)
+
+    def template(self, tok: Token) -> ast.Template:
+        return parse_template(unquote(tok), self.path, tok.line, tok.column + 1, self.tspan(tok))
+
+    # -- declarations
+    @v_args(meta=True)
+    def start(self, meta, children):
+        return list(children)
+
+    @v_args(meta=True)
+    def game_decl(self, meta, c):
+        return ast.GameName(unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, c):
+        return ast.Players(int(c[0]), int(c[1]), int(c[2]) if c[2] is not None else None, span=self.span(meta))
+
+    @v_args(meta=True)
+    def param_decl(self, meta, c):
+        name, value, low, high = c
+        return ast.Param(str(name), value, low, high, span=self.span(meta))
+
+    def literal(self, c):
+        tok = c[0]
+        if isinstance(tok, int):
+            return tok
+        if tok.type == "STRING":
+            return unquote(tok)
+        if tok.type == "YES":
+            return True
+        if tok.type == "NO":
+            return False
+        raise AssertionError(tok)
+
+    def signed(self, c):
+        return int(c[0])
+
+    def negative(self, c):
+        return -int(c[0])
+
+    @v_args(meta=True)
+    def card_decl(self, meta, c):
+        name, attrs_, shown = c
+        return ast.CardKind(
+            str(name), tuple(attrs_ or ()), self.template(shown) if shown is not None else None, span=self.span(meta)
+        )
+
+    def name_list(self, c):
+        return tuple(str(x) for x in c if x is not None)
+
+    @v_args(meta=True)
+    def cards_decl(self, meta, c):
+        zone, *counts = c
+        return ast.Cards(str(zone), self.tspan(zone), tuple(counts), span=self.span(meta))
+
+    @v_args(meta=True)
+    def card_count(self, meta, c):
+        count, kind, *values = c
+        vals = tuple(v for v in values if v is not None)
+        return ast.CardCount(int(count), str(kind), vals, span=self.span(meta))
+
+    @v_args(meta=True)
+    def zone_decl(self, meta, c):
+        name, per, *opts = c
+        return ast.Zone(str(name), per is not None, tuple(opts), span=self.span(meta))
+
+    def per_player(self, c):
+        return True
+
+    @v_args(meta=True)
+    def zone_word(self, meta, c):
+        return ast.ZoneOption(str(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def zone_refill(self, meta, c):
+        return ast.ZoneOption("refill", str(c[0]), int(c[1]) if c[1] is not None else 0, span=self.span(meta))
+
+    @v_args(meta=True)
+    def counter_decl(self, meta, c):
+        name, per, init = c
+        return ast.Counter(str(name), per is not None, init, span=self.span(meta))
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        name, typ, per, init = c
+        return ast.Var(
+            str(name),
+            str(typ) if typ is not None else None,
+            self.tspan(typ) if typ is not None else None,
+            per is not None,
+            init,
+            span=self.span(meta),
+        )
+
+    def typed_params(self, c):
+        return tuple(x for x in c if x is not None)
+
+    @v_args(meta=True)
+    def typed_param(self, meta, c):
+        return ast.TypedParam(str(c[0]), str(c[1]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def define_decl(self, meta, c):
+        name, params, body = c
+        return ast.Define(str(name), params, body, span=self.span(meta))
+
+    @v_args(meta=True)
+    def show_decl(self, meta, c):
+        return ast.Show(tuple(ast.Name(str(t), span=self.tspan(t)) for t in c), span=self.span(meta))
+
+    @v_args(meta=True)
+    def procedure_decl(self, meta, c):
+        name, params, body = c
+        return ast.Procedure(str(name), params, body, span=self.span(meta))
+
+    @v_args(meta=True)
+    def action_decl(self, meta, c):
+        name, cond, body = c
+        return ast.Action(str(name), cond, body, span=self.span(meta))
+
+    @v_args(meta=True)
+    def setup_hook(self, meta, c):
+        return ast.Hook("setup", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def round_start_hook(self, meta, c):
+        return ast.Hook("round start", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def round_end_hook(self, meta, c):
+        return ast.Hook("round end", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def turn_start_hook(self, meta, c):
+        return ast.Hook("turn start", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def turn_end_hook(self, meta, c):
+        return ast.Hook("turn end", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def game_end_hook(self, meta, c):
+        return ast.Hook("game end", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def round_ends_decl(self, meta, c):
+        return ast.EndsWhen("round", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def game_ends_decl(self, meta, c):
+        return ast.EndsWhen("game", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def rank_decl(self, meta, c):
+        return ast.Rank(tuple(c), span=self.span(meta))
+
+    @v_args(meta=True)
+    def rank_key(self, meta, c):
+        return ast.RankKey(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def winners_decl(self, meta, c):
+        return ast.Winners(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def import_decl(self, meta, c):
+        return ast.Import(unquote(c[0]), span=self.span(meta))
+
+    # -- statements
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def move_stmt(self, meta, c):
+        return ast.Move(c[0], c[1], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def move_all_stmt(self, meta, c):
+        return ast.MoveAll(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, c):
+        return ast.Draw(c[0], c[1], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def deal_stmt(self, meta, c):
+        return ast.Deal(c[0], c[1], str(c[2]), self.tspan(c[2]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def show_stmt(self, meta, c):
+        return ast.ShowTo(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def swap_stmt(self, meta, c):
+        return ast.Swap(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta, c):
+        return ast.Assign(c[0], "=", c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def augassign_stmt(self, meta, c):
+        return ast.Assign(c[0], str(c[1]), c[2], span=self.span(meta))
+
+    def target(self, c):
+        return tuple(str(x) for x in c)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        branches = [(cond, body)]
+        orelse = None
+        for part in rest:
+            if part is None:
+                continue
+            if part[0] == "elif":
+                branches.append((part[1], part[2]))
+            else:
+                orelse = part[1]
+        return ast.If(tuple(branches), orelse, span=self.span(meta))
+
+    def elif_part(self, c):
+        return ("elif", c[0], c[1])
+
+    def else_part(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.ForEach(str(c[0]), c[1], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        may, name, domain, by, label = c
+        return ast.Choose(
+            str(name),
+            domain,
+            by,
+            unquote(label) if label is not None else None,
+            may is not None,
+            span=self.span(meta),
+        )
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        name, *args = c
+        return ast.CallStmt(str(name), tuple(a for a in args if a is not None), span=self.span(meta))
+
+    @v_args(meta=True)
+    def end_stmt(self, meta, c):
+        return ast.End(str(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def reverse_stmt(self, meta, c):
+        return ast.ReverseDirection(span=self.span(meta))
+
+    @v_args(meta=True)
+    def next_stmt(self, meta, c):
+        return ast.NextPlayer(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, c):
+        return ast.ContinueFrom(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def say_stmt(self, meta, c):
+        return ast.Say(self.template(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self.span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return ast.Return(span=self.span(meta))
+
+    # -- expressions
+    @v_args(meta=True)
+    def if_expr(self, meta, c):
+        return ast.IfExpr(c[0], c[1], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def where_expr(self, meta, c):
+        return ast.Where(c[0], c[1], span=self.span(meta))
+
+    def _bin(op):  # noqa: N805 - a factory used in the class body
+        @v_args(meta=True)
+        def build(self, meta, c):
+            return ast.Binary(op, c[0], c[-1], span=self.span(meta))
+
+        return build
+
+    or_expr = _bin("or")
+    and_expr = _bin("and")
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("/")
+    mod = _bin("%")
+    member = _bin("in")
+    del _bin
+
+    @v_args(meta=True)
+    def not_member(self, meta, c):
+        inner = ast.Binary("in", c[0], c[1], span=self.span(meta))
+        return ast.Unary("not", inner, span=self.span(meta))
+
+    @v_args(meta=True)
+    def not_expr(self, meta, c):
+        return ast.Unary("not", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Unary("-", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return ast.Binary(str(c[1]), c[0], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def is_kind(self, meta, c):
+        return ast.IsKind(c[0], str(c[1]), self.tspan(c[1]), False, span=self.span(meta))
+
+    @v_args(meta=True)
+    def is_not_kind(self, meta, c):
+        return ast.IsKind(c[0], str(c[1]), self.tspan(c[1]), True, span=self.span(meta))
+
+    @v_args(meta=True)
+    def range_expr(self, meta, c):
+        return ast.Range(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), self.tspan(c[1]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        name, *args = c
+        return ast.Call(str(name), tuple(a for a in args if a is not None), span=self.span(meta))
+
+    @v_args(meta=True)
+    def int_lit(self, meta, c):
+        return ast.IntLit(int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def str_lit(self, meta, c):
+        return ast.StrLit(unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def yes_lit(self, meta, c):
+        return ast.BoolLit(True, span=self.span(meta))
+
+    @v_args(meta=True)
+    def no_lit(self, meta, c):
+        return ast.BoolLit(False, span=self.span(meta))
+
+    @v_args(meta=True)
+    def none_lit(self, meta, c):
+        return ast.NoneLit(span=self.span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def players_expr(self, meta, c):
+        return ast.PlayersExpr(c[0] if c else None, span=self.span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return ast.ListLit(tuple(x for x in c if x is not None), span=self.span(meta))
+
+
+def unquote(tok: str) -> str:
+    body = str(tok)[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def parse_template(text: str, path: str, line: int, column: int, span: ast.Span) -> ast.Template:
+    """Split "text {expr} text" into parts; each hole is parsed as an expression."""
+    parts: list[str | ast.Expr] = []
+    pos = 0
+    for m in re.finditer(r"\{([^{}]*)\}", text):
+        if m.start() > pos:
+            parts.append(text[pos : m.start()])
+        src = m.group(1)
+        try:
+            tree = lark_parser().parse(src, start="expr")
+        except UnexpectedInput as e:
+            col = column + m.start(1) + (getattr(e, "column", 1) or 1) - 1
+            raise RulesError(
+                [Diagnostic(ast.Span(path, line, col, line, col + 1), f"bad expression in string: {{{src}}}")]
+            ) from None
+        parts.append(_Build(path, line - 1, column + m.start(1) - 1).transform(tree))
+        pos = m.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    return ast.Template(tuple(parts), span=span)
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = sorted({TERMINAL_NAMES.get(t, _keyword(t)) for t in expected})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _keyword(terminal: str) -> str:
+    term = lark_parser().get_terminal(terminal) if terminal in _terminal_names() else None
+    if term is not None and term.pattern.type == "str":
+        return f"'{term.pattern.value}'"
+    return terminal.lower()
+
+
+@lru_cache(maxsize=1)
+def _terminal_names() -> frozenset[str]:
+    return frozenset(t.name for t in lark_parser().terminals)
+
+
+def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
+    line = getattr(e, "line", 0) or 0
+    col = getattr(e, "column", 0) or 0
+    if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+        return _unclosed(text, path) or Diagnostic(
+            _end_span(text, path), "unexpected end of file", f"expected {_describe_expected(e.expected)}"
+        )
+    if isinstance(e, UnexpectedEOF):
+        return _unclosed(text, path) or Diagnostic(_end_span(text, path), "unexpected end of file")
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        hint = None
+        if ch == "'":
+            hint = "strings are written in double quotes"
+        elif ch == "=" and text[e.pos_in_stream : e.pos_in_stream + 2] != "==":
+            hint = "compare with '=='"
+        return Diagnostic(ast.Span(path, line, col, line, col + 1), f"unexpected character {ch!r}", hint)
+    assert isinstance(e, UnexpectedToken)
+    tok = e.token
+    if str(tok) in DECL_WORDS and tok.column == 1:
+        opened = _unclosed(text[: tok.start_pos], path)
+        if opened is not None:
+            return Diagnostic(
+                opened.span,
+                f"{opened.message} before the declaration at line {tok.line}",
+                opened.hint,
+            )
+    span = ast.Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+    shown = str(tok) if tok.type != "$END" else "end of file"
+    expected = e.expected
+    hint = f"expected {_describe_expected(expected)}"
+    if tok.type == "RBRACE" and "RBRACE" not in expected:
+        hint += "; is a statement unfinished?"
+    if str(tok) == "=" and "COMPARE" in expected:
+        hint = "to compare, write '=='"
+    return Diagnostic(span, f"unexpected {shown!r}", hint)
+
+
+def _end_span(text: str, path: str) -> ast.Span:
+    lines = text.splitlines() or [""]
+    return ast.Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+
+
+def _unclosed(text: str, path: str) -> Diagnostic | None:
+    """At end of file, name the brace, parenthesis or bracket that was never closed."""
+    stack: list[tuple[str, int, int]] = []
+    pairs = {"}": "{", ")": "(", "]": "["}
+    line, col, i = 1, 1, 0
+    in_str = False
+    while i < len(text):
+        ch = text[i]
+        if in_str:
+            if ch == "\\":
+                i += 1
+                col += 1
+            elif ch == '"' or ch == "\n":
+                in_str = False
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif ch == '"':
+            in_str = True
+        elif ch in "{([":
+            stack.append((ch, line, col))
+        elif ch in "})]":
+            if stack and stack[-1][0] == pairs[ch]:
+                stack.pop()
+        if ch == "\n":
+            line += 1
+            col = 1
+        else:
+            col += 1
+        i += 1
+    if not stack:
+        return None
+    ch, ln, cl = stack[-1]
+    close = {"{": "}", "(": ")", "[": "]"}[ch]
+    return Diagnostic(ast.Span(path, ln, cl, ln, cl + 1), f"unclosed '{ch}'", f"add the missing '{close}'")
+
+
+
+def _split_decls(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the top-level declarations: each starts with a declaration word at
+    the start of a line and at brace depth 0 (a best effort used only for error recovery)."""
+    starts = []
+    depth = 0
+    pos = 0
+    for m in re.finditer(r"[^\n]*\n?", text):
+        line = m.group(0)
+        stripped = line.lstrip()
+        word = re.match(r"[A-Za-z_]+", stripped)
+        if depth <= 0 and word and word.group(0) in DECL_WORDS and len(line) - len(stripped) == 0:
+            starts.append(pos)
+            depth = 0
+        code = re.sub(r'"([^"\\\n]|\\.)*"|#.*', "", line)
+        depth += code.count("{") - code.count("}")
+        pos += len(line)
+        if not line:
+            break
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    return [(s, e) for s, e in zip(starts, starts[1:] + [len(text)], strict=True)]
+
+
+def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
+    """Parse one rules file's text. Raises RulesError with located syntax errors."""
+    parser = lark_parser()
+    try:
+        tree = parser.parse(text, start="start")
+    except UnexpectedInput as first:
+        diags = [_diagnose(first, path, text)]
+        # Recovery: parse each declaration alone, padded so positions stay true.
+        for s, e in _split_decls(text):
+            chunk = text[s:e]
+            prefix = re.sub(r"[^\n]", " ", text[:s])
+            try:
+                parser.parse(prefix + chunk, start="start")
+            except UnexpectedInput as err:
+                d = _diagnose(err, path, prefix + chunk)
+                if d.span and all(x.span is None or x.span.line != d.span.line for x in diags):
+                    if not (d.message == "unexpected end of file" and diags[0].message.startswith("unclosed")):
+                        diags.append(d)
+        raise RulesError(diags, {path: text}) from None
+    try:
+        decls = _Build(path).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulesError):
+            raise RulesError(e.orig_exc.diagnostics, {path: text}) from None
+        raise
+    return ast.RulesFile(path, text, tuple(decls), span=ast.Span(path, 1, 1, 1, 1))
+
+
+def parse_file(path: str | Path) -> ast.RulesFile:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError([Diagnostic(None, f"no such file: {path}")]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulesError([Diagnostic(None, f"cannot read {path}: {e}")]) from None
+    return parse_text(text, str(path))
+
+
+def parse_expr(text: str, path: str = "<expr>") -> ast.Expr:
+    """Parse one expression (used by scenario files, tests and the CLI)."""
+    try:
+        tree = lark_parser().parse(text, start="expr")
+    except UnexpectedInput as e:
+        raise RulesError([_diagnose(e, path, text)], {path: text}) from None
+    return _Build(path).transform(tree)

@@ -1,0 +1,131 @@
+"""Bots play many games; the statistics a rules author wants to see (length, wins, counters)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import attrs
+
+from .bots import make_bot
+from .engine.game import Game
+from .errors import RulesRuntimeError
+
+DEFAULT_MAX_MOVES = 20_000
+
+
+@attrs.define
+class GameRecord:
+    seed: int
+    moves: int
+    turns: int
+    rounds: int
+    winners: list[int]
+    capped: bool
+    counters: dict[str, list[int]]
+
+
+@attrs.define
+class SimulationError(Exception):
+    """A game that broke a rule of the engine; carries what is needed to replay it."""
+
+    seed: int
+    moves: list[int]
+    error: RulesRuntimeError
+
+    def __str__(self) -> str:
+        return f"game with seed {self.seed} failed after {len(self.moves)} moves: {self.error}"
+
+
+@attrs.define
+class Stats:
+    game: str
+    players: int
+    params: dict
+    seed: int
+    bots: list[str]
+    records: list[GameRecord] = attrs.Factory(list)
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def moves(self) -> int:
+        return sum(r.moves for r in self.records)
+
+    @property
+    def capped(self) -> int:
+        return sum(r.capped for r in self.records)
+
+    def mean(self, f: Callable[[GameRecord], float]) -> float:
+        return sum(f(r) for r in self.records) / len(self.records) if self.records else 0.0
+
+    def wins_by_seat(self) -> list[float]:
+        """Wins per seat; a shared win counts 1/k for each of k winners, so they sum to the games."""
+        wins = [0.0] * self.players
+        for r in self.records:
+            if r.capped or not r.winners:
+                continue
+            for w in r.winners:
+                wins[w] += 1 / len(r.winners)
+        return wins
+
+    def shared(self) -> int:
+        return sum(1 for r in self.records if len(r.winners) > 1 and not r.capped)
+
+    def counter_means(self) -> dict[str, float]:
+        names = self.records[0].counters.keys() if self.records else ()
+        return {n: self.mean(lambda r, n=n: sum(r.counters[n]) / len(r.counters[n])) for n in names}
+
+    def to_dict(self) -> dict:
+        secs = self.seconds
+        return {
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "params": self.params,
+            "seed": self.seed,
+            "bots": self.bots,
+            "moves": self.moves,
+            "seconds": round(secs, 3),
+            "moves_per_s": round(self.moves / secs, 1) if secs > 0 else None,
+            "mean_moves_per_game": round(self.mean(lambda r: r.moves), 3),
+            "mean_turns_per_game": round(self.mean(lambda r: r.turns), 3),
+            "mean_rounds_per_game": round(self.mean(lambda r: r.rounds), 3),
+            "wins_by_seat": [round(w, 3) for w in self.wins_by_seat()],
+            "shared_wins": self.shared(),
+            "capped": self.capped,
+            "counter_means": {k: round(v, 4) for k, v in self.counter_means().items()},
+        }
+
+
+def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
+    """One game by bots, from `seed` (the game's chance) and seed-derived bot seeds."""
+    players = [make_bot(bots[i % len(bots)], seed * 1009 + i) for i in range(game.players)]
+    st = game.new_game(seed, log=False)
+    played: list[int] = []
+    try:
+        while not st.over and st.moves < max_moves:
+            i = players[st.chooser].choose(st)
+            played.append(i)
+            st.apply_index(i)
+    except RulesRuntimeError as e:
+        raise SimulationError(seed, played, e) from None
+    counters = {name: [st.counters[base + p] for p in range(game.players)] if per else [st.counters[base]]
+                for name, (base, per) in game.counter_layout.items()}
+    return GameRecord(seed, st.moves, st.turn, st.round, list(st.winners) if st.over else [], not st.over, counters)
+
+
+def simulate(game: Game, games: int, seed: int = 0, bots: list[str] | None = None,
+             max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None) -> Stats:
+    bots = bots or ["random"]
+    stats = Stats(game.name, game.players, dict(game.params), seed, bots)
+    t0 = time.perf_counter()
+    for i in range(games):
+        stats.records.append(play_one(game, seed + i, bots, max_moves))
+        if progress is not None:
+            progress(i + 1)
+    stats.seconds = time.perf_counter() - t0
+    return stats
