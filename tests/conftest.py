@@ -1,0 +1,31 @@
+"""Shared test setup: hypothesis profiles and the games under test.
+
+`ci` (the default) keeps the suite fast; `long` tries many more examples:
+    HYPOTHESIS_PROFILE=long pytest
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import rulesdsl
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+
+settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def tempurra4() -> rulesdsl.Game:
+    return rulesdsl.load(GAMES / "tempurra.rules", players=4)
+
+
+def tempurra(players: int = 4, **params) -> rulesdsl.Game:
+    return rulesdsl.load(GAMES / "tempurra.rules", players=players, **params)
