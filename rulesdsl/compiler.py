@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+
+import attrs
 from collections.abc import Callable
 
 from . import ast
@@ -54,6 +56,7 @@ class Compiler:
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
         self.unit = ""
+        self.hoist: dict[int, tuple[list, int]] = {}
 
     # ------------------------------------------------------------ entry
     def build(self) -> Game:
@@ -847,7 +850,23 @@ class Compiler:
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
 
     def expr(self, e: ast.Expr) -> Fn:
+        cached = self.hoist.get(id(e))
+        if cached is not None:
+            return self._cached_reader(e, *cached)
         return getattr(self, "e_" + type(e).__name__)(e)
+
+    def _cached_reader(self, e: ast.Expr, cache: list, i: int) -> Fn:
+        del self.hoist[id(e)]
+        compute = self.expr(e)
+        self.hoist[id(e)] = (cache, i)
+
+        def read(st, env):
+            v = cache[i]
+            if v is _UNSET:
+                v = cache[i] = compute(st, env)
+            return v
+
+        return read
 
     def e_IntLit(self, e):
         v = e.value
@@ -1097,25 +1116,102 @@ class Compiler:
         return lambda st, env: list(range(lo(st, env), hi(st, env) + 1))
 
     def e_Where(self, e: ast.Where):
-        seq = self.expr(e.seq)
-        cond = self.expr(e.cond)
-        slot = self.p.slots[id(e)]
+        seq, test = self._filter_parts(e)
 
         def f(st, env):
             out = []
             for x in seq(st, env):
-                if x is None:
-                    continue
-                env[slot] = x
-                if cond(st, env):
+                if x is not None and test(st, env, x):
                     out.append(x)
             return out
 
         return f
 
+    def _filter_parts(self, e: ast.Where) -> tuple[Fn, Callable[[State, list, object], bool]]:
+        """The list a `where` filters, and a test(state, locals, item).
+
+        Parts of the condition that do not depend on the item (`current_number` in
+        `it.number == current_number`) are hoisted: worked out at most once per filtering,
+        lazily, so a value that is never needed is never computed (and cannot fail).
+        """
+        seq = self.expr(e.seq)
+        slot = self.p.slots[id(e)]
+        parts = self._invariant_parts(e.cond, slot)
+        cache: list = [_UNSET] * len(parts)
+        for i, node in enumerate(parts):
+            self.hoist[id(node)] = (cache, i)
+        cond = self.expr(e.cond)
+        for node in parts:
+            del self.hoist[id(node)]
+
+        def test(st, env, x):
+            env[slot] = x
+            return cond(st, env)
+
+        if not parts:
+            return seq, test
+        fresh = list(cache)
+
+        def seq_reset(st, env):
+            cache[:] = fresh
+            return seq(st, env)
+
+        return seq_reset, test
+
+    def _invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
+        """The largest sub-expressions of cond that do not depend on the item and are worth caching."""
+        varying = {slot}
+
+        def binders(node) -> None:
+            if isinstance(node, ast.Where):
+                varying.add(self.p.slots[id(node)])
+            for k in _children(node):
+                binders(k)
+
+        binders(cond)
+        out: list[ast.Expr] = []
+
+        def walk(node) -> bool:
+            """True if node depends on the item (or on an inner binder, or on chance)."""
+            kids = list(_children(node))
+            deps = [walk(k) for k in kids]
+            ref = self.p.refs.get(id(node)) if isinstance(node, ast.Name) else None
+            mine = (ref is not None and ref[0] == "local" and ref[1] in varying) or (
+                isinstance(node, ast.Call) and node.func == "random")
+            dependent = mine or any(deps)
+            if dependent:
+                out.extend(k for k, d in zip(kids, deps, strict=True) if not d and _worth_caching(k, self.p.refs))
+            return dependent
+
+        if not walk(cond) and _worth_caching(cond, self.p.refs):
+            out.append(cond)
+        return out
+
     def e_IfExpr(self, e: ast.IfExpr):
         c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
         return lambda st, env: a(st, env) if c(st, env) else b(st, env)
+
+
+_UNSET = object()
+
+
+def _children(node):
+    for field in attrs.fields(type(node)):
+        v = getattr(node, field.name)
+        if isinstance(v, ast.Expr):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, ast.Expr):
+                    yield x
+
+
+def _worth_caching(node: ast.Expr, refs: dict) -> bool:
+    if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+        return False
+    if isinstance(node, ast.Name):
+        return (refs.get(id(node)) or ("",))[0] == "define"
+    return True
 
 
 def _show_value(v) -> str:

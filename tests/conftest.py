@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -28,4 +29,10 @@ def tempurra4() -> rulesdsl.Game:
 
 
 def tempurra(players: int = 4, **params) -> rulesdsl.Game:
-    return rulesdsl.load(GAMES / "tempurra.rules", players=players, **params)
+    """Tempurra for `players` (loaded once per setting: games are immutable, states are not)."""
+    return _load("tempurra.rules", players, tuple(sorted(params.items())))
+
+
+@functools.lru_cache(maxsize=None)
+def _load(name: str, players: int, params: tuple) -> rulesdsl.Game:
+    return rulesdsl.load(GAMES / name, players=players, **dict(params))

@@ -1,0 +1,298 @@
+"""The engine's promises, checked by random play over many seeds and player counts.
+
+Card conservation, a pending decision until the end, termination, winners are seats, replay of a
+seed and moves, JSON round trips and clones mid-game, and a hypothesis state machine that applies
+legal moves. These hold for any game; Tempurra is the game at hand.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+import rulesdsl
+from rulesdsl.engine.state import GRID
+from tests.conftest import GAMES, tempurra
+
+MAX_MOVES = 5000
+
+
+def fingerprint(s: rulesdsl.State) -> tuple:
+    """Everything that defines a state's future, for comparing two states."""
+    return (
+        [list(z) for z in s.zones], list(s.known), list(s.counters), list(s.vars), s.rng, s.current, s.direction,
+        s.next_player, s.continue_from, s.round, s.turn, s.moves, json.dumps(s.stack), s.pending, s.chooser,
+        s.options, s.over, list(s.winners),
+    )
+
+
+def check_invariants(s: rulesdsl.State) -> None:
+    g = s.game
+    cards = [c for z in s.zones for c in z if c is not None]
+    assert sorted(cards) == list(range(g.ncards)), "every card is in exactly one zone"
+    for zi, z in enumerate(s.zones):
+        for c in z:
+            if c is not None:
+                assert s.loc[c] == zi
+    if s.is_over:
+        assert s.current_player is None and s.num_moves() == 0
+        assert s.winners and all(0 <= w < g.players for w in s.winners)
+    else:
+        assert s.current_player is not None and 0 <= s.current_player < g.players
+        assert s.num_moves() >= 1, "a decision is pending until the game ends"
+        texts = s.move_texts()
+        assert len(set(texts)) == len(texts), "move texts are distinct"
+
+
+def play_random(game: rulesdsl.Game, seed: int, check_every: int = 1, log: bool = False):
+    s = game.new_game(seed, log=log)
+    rng = random.Random(seed)
+    moves = []
+    while not s.is_over and s.moves < MAX_MOVES:
+        if s.moves % check_every == 0:
+            check_invariants(s)
+        i = rng.randrange(s.num_moves())
+        moves.append(i)
+        s.apply_index(i)
+    return s, moves
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_random_games_end_with_cards_conserved_and_winners(players):
+    game = tempurra(players)
+    for seed in range(6):
+        s, _ = play_random(game, seed * 31 + players)
+        assert s.is_over, "the game ends within the move bound"
+        check_invariants(s)
+        tokens = [s.counter("tokens", p) for p in range(players)]
+        assert max(tokens) >= 3
+        best = min(tokens)
+        assert all(tokens[w] == best for w in s.winners)
+
+
+def test_same_seed_and_moves_replay_to_the_same_state(tempurra4):
+    s1, moves = play_random(tempurra4, 11, check_every=50)
+    s2 = tempurra4.new_game(11, log=False)
+    for i in moves:
+        s2.apply_index(i)
+    assert fingerprint(s1) == fingerprint(s2)
+
+
+def test_replay_by_move_text_matches_replay_by_index(tempurra4):
+    s1 = tempurra4.new_game(4)
+    s2 = tempurra4.new_game(4)
+    rng = random.Random(4)
+    for _ in range(60):
+        if s1.is_over:
+            break
+        moves = s1.legal_moves()
+        m = moves[rng.randrange(len(moves))]
+        s1.apply(m)
+        s2.apply(m.text)
+    assert fingerprint(s1) == fingerprint(s2)
+
+
+def test_json_round_trip_mid_game_then_both_continue_identically(tempurra4):
+    s = tempurra4.new_game(21)
+    rng = random.Random(21)
+    for step in range(200):
+        if s.is_over:
+            break
+        if step % 17 == 0:
+            text = s.to_json()
+            back = tempurra4.state_from_json(text)
+            assert fingerprint(back) == fingerprint(s)
+            assert back.move_texts() == s.move_texts()
+            assert back.view(1) == s.view(1)
+            assert back.to_json() == text
+            # Both copies have the same future.
+            i = rng.randrange(s.num_moves())
+            a, b = s.clone(), back
+            for _ in range(30):
+                if a.is_over:
+                    break
+                a.apply_index(i % a.num_moves())
+                b.apply_index(i % b.num_moves())
+            assert fingerprint(a) == fingerprint(b)
+        s.apply_index(rng.randrange(s.num_moves()))
+
+
+def test_json_of_another_game_or_setting_is_refused(tempurra4):
+    text = tempurra4.new_game(1).to_json()
+    other = tempurra(4, tokens_to_lose=2)
+    with pytest.raises(ValueError, match="does not match"):
+        other.state_from_json(text)
+    with pytest.raises(ValueError):
+        tempurra4.state_from_json("{not json")
+
+
+def test_clone_is_independent(tempurra4):
+    s = tempurra4.new_game(8)
+    before = fingerprint(s)
+    c = s.clone()
+    while not c.is_over:
+        c.apply_index(0)
+    assert fingerprint(s) == before
+    assert c.is_over
+
+
+def test_clone_without_log_plays_the_same(tempurra4):
+    s = tempurra4.new_game(9)
+    c = s.clone(log=False)
+    assert c.log is None
+    for _ in range(40):
+        if s.is_over:
+            break
+        s.apply_index(0)
+        c.apply_index(0)
+    assert fingerprint(s) == fingerprint(c)
+
+
+def test_illegal_move_raises_and_changes_nothing(tempurra4):
+    s = tempurra4.new_game(3)
+    before = fingerprint(s)
+    with pytest.raises(rulesdsl.IllegalMove, match="not a legal move"):
+        s.apply("fly away")
+    with pytest.raises(rulesdsl.IllegalMove):
+        s.apply_index(999)
+    assert fingerprint(s) == before
+
+
+def test_moves_apply_by_object_text_and_case(tempurra4):
+    s = tempurra4.new_game(3)
+    texts = s.move_texts()
+    s.clone().apply(texts[-1].upper())
+    m = s.legal_moves()[-1]
+    assert str(m) == texts[-1]
+    s.apply(m)
+
+
+def test_no_move_after_the_game_is_over(tempurra4):
+    s, _ = play_random(tempurra4, 2)
+    with pytest.raises(rulesdsl.IllegalMove, match="over"):
+        s.apply_index(0)
+    assert s.legal_moves() == []
+
+
+def test_options_are_distinct_outcomes(tempurra4):
+    """Two identical cards in a hand give one move, so random play does not weigh them twice."""
+    s = tempurra4.new_game(5)
+    s.set_cards("hand", ["4", "4", "4", "5"], player=s.chooser)
+    assert sorted(s.move_texts()) == ["begin 4", "begin 5"]
+
+
+def test_views_hide_what_a_seat_does_not_know(tempurra4):
+    s = tempurra4.new_game(12)
+    me = 0
+    view = s.view(me)
+    others = [p for p in range(4) if p != me]
+    # Dealt cards are private: another player's hand shows as a count.
+    for p in others:
+        hand = s.zone("hand", p)
+        assert f"{len(hand)} cards" in view
+    mine = sorted(s.zone("hand", me))
+    for face in set(mine):
+        assert face in view
+    spectator = s.view(me, reveal=True)
+    assert "SPECTATOR" in spectator
+
+
+def test_event_log_masks_cards_per_seat():
+    game = tempurra(4)
+    s = game.new_game(30)
+    # Deal a known hand, then check the log hides the drawn face-down card from the others.
+    for _ in range(200):
+        if s.is_over:
+            break
+        s.apply_index(0)
+    for seat in range(4):
+        for line in s.events_for(seat, level=1):
+            assert "{}" not in line
+    log = s.log
+    assert log and all(len(ev) == 5 for ev in log)
+
+
+def test_a_loop_without_decisions_is_a_located_runtime_error(tmp_path):
+    path = tmp_path / "loop.rules"
+    path.write_text(
+        'game "Loop"\nplayers 2..2\ncard token\ncards in pile { 2 token }\nzone pile: stack\n'
+        "setup {\n    while yes {\n        shuffle pile\n    }\n}\n"
+        "action wait { say \"waiting\" }\ngame ends when turn > 3\nrank by lowest it.seat\n"
+    )
+    game = rulesdsl.load(path)
+    with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+        game.new_game(1)
+    assert "loop.rules:7" in str(e.value) and "without asking anyone" in str(e.value)
+
+
+def test_grid_places_stay_when_a_card_leaves():
+    game = rulesdsl.load_text(
+        'game "Grid"\nplayers 2..2\ncard c(n)\ncards in deck { 2 c(1), 2 c(2), 2 c(3), 2 c(4) }\n'
+        "zone deck: stack\nzone square per player: grid, hidden\nzone pile: stack, public\n"
+        "setup { deal 2 from deck to each square }\n"
+        "action toss { choose x in me.square\n move x to pile }\n"
+        "game ends when count(pile) >= 3\nrank by lowest count(it.square)\n"
+    )
+    s = game.new_game(1)
+    assert s.move_texts() == ["toss 1", "toss 2"]
+    s.apply("toss 1")
+    zi = game.zone_index("square", 0)
+    assert game.zone_shape[zi] == GRID
+    assert s.zones[zi][0] is None and s.zones[zi][1] is not None
+    s.apply_index(0)
+    assert s.move_texts() == ["toss 2"], "the empty place is not an option, and place numbers do not shift"
+
+
+class TempurraMachine(RuleBasedStateMachine):
+    """Hypothesis drives games: any sequence of legal moves keeps the engine's invariants."""
+
+    @initialize(seed=st.integers(0, 10_000), players=st.integers(3, 7))
+    def start(self, seed, players):
+        self.game = tempurra(players)
+        self.state = self.game.new_game(seed, log=False)
+
+    @precondition(lambda self: not self.state.is_over)
+    @rule(data=st.data())
+    def play(self, data):
+        i = data.draw(st.integers(0, self.state.num_moves() - 1))
+        self.state.apply_index(i)
+
+    @precondition(lambda self: not self.state.is_over)
+    @rule(text=st.text(max_size=8))
+    def illegal_text_changes_nothing(self, text):
+        if " ".join(text.lower().split()) in [t.lower() for t in self.state.move_texts()]:
+            return
+        before = fingerprint(self.state)
+        with pytest.raises(rulesdsl.IllegalMove):
+            self.state.apply(text)
+        assert fingerprint(self.state) == before
+
+    @rule()
+    def json_round_trip(self):
+        back = self.game.state_from_json(self.state.to_json())
+        assert fingerprint(back) == fingerprint(self.state)
+
+    @invariant()
+    def invariants(self):
+        if hasattr(self, "state"):
+            check_invariants(self.state)
+
+
+TempurraMachine.TestCase.settings = TempurraMachine.TestCase.settings  # profile from conftest
+test_tempurra_state_machine = TempurraMachine.TestCase
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 7))
+def test_any_seed_reaches_a_first_decision(seed, players):
+    s = tempurra(players).new_game(seed, log=False)
+    check_invariants(s)
+
+
+def test_every_game_file_loads():
+    for path in sorted(GAMES.rglob("*.rules")):
+        rulesdsl.load(path)
