@@ -133,6 +133,15 @@ class IfExpr(Expr):
 
 
 @attrs.frozen(eq=False)
+class Match(Expr):
+    """`match x { "A": 1, "K": 13, else: 0 }`: the value of the first case equal to x."""
+
+    subject: Expr
+    cases: tuple[tuple[int | bool | str, Expr], ...]
+    default: Expr | None
+
+
+@attrs.frozen(eq=False)
 class Template(Node):
     """A string with `{expr}` holes, as in `say` and in a card kind's `shown` text."""
 
@@ -201,6 +210,8 @@ class Swap(Stmt):
 class Let(Stmt):
     name: str
     value: Expr
+    type: str | None = None
+    type_span: Span | None = None
 
 
 @attrs.frozen(eq=False)
@@ -244,6 +255,7 @@ class Choose(Stmt):
     by: Expr | None
     label: str | None
     optional: bool
+    pass_label: str | None = None  # the text of the option to decline, for `may choose` ("pass")
 
 
 @attrs.frozen(eq=False)
@@ -425,6 +437,14 @@ class Rank(Decl):
 
 @attrs.frozen(eq=False)
 class Winners(Decl):
+    expr: Expr
+
+
+@attrs.frozen(eq=False)
+class Statistic(Decl):
+    """A value worked out when a game ends, averaged over games by `rulesdsl simulate`."""
+
+    name: str
     expr: Expr
 
 

@@ -88,6 +88,7 @@ BUILTIN_VALUES = {
     "clockwise": DIRECTION,
     "counterclockwise": DIRECTION,
     "player_count": INT,
+    "winners": "list[player]",
 }
 # name -> (minimum args, maximum args); result types are worked out in _call.
 BUILTIN_FUNCS = {
@@ -202,6 +203,7 @@ class Program:
     game_ends: list[ExprInfo]
     rank: list[tuple[str, ExprInfo]]
     winners: ExprInfo | None
+    statistics: list[ExprInfo]
     types: dict[int, str]
     refs: dict[int, tuple]
     slots: dict[int, int | tuple[int, int, int]]
@@ -307,6 +309,7 @@ class Checker:
                           if e.what == "game"]
         self.rank = self._rank(by_type.get(ast.Rank, []))
         self.winners = self._winners(by_type.get(ast.Winners, []))
+        self.statistics = self._statistics(by_type.get(ast.Statistic, []))
         self._whole_game(decls)
         if self.diags:
             raise RulesError(self.diags, self.sources)
@@ -316,6 +319,7 @@ class Checker:
             cards=self.cards, zones=self.zones, counters=self.counters, vars=self.vars, defines=self.defines,
             shows=self.shows, procedures=self.procedures, actions=self.actions, hooks=self.hooks,
             round_ends=self.round_ends, game_ends=self.game_ends, rank=self.rank, winners=self.winners,
+            statistics=self.statistics,
             types=self.types, refs=self.refs, slots=self.slots, has_end_game=self.has_end_game,
         )
 
@@ -664,6 +668,21 @@ class Checker:
         self.want(decls[0].expr, "list[player]", _Scope(), unit, "`winners are`")
         return ExprInfo("winners", decls[0].expr, "list[player]", nlocals=unit.nslots)
 
+    def _statistics(self, decls: list[ast.Statistic]) -> list[ExprInfo]:
+        out = []
+        seen: set[str] = set()
+        for d in decls:
+            if d.name in seen:
+                self.error(d.span, f"statistic '{d.name}' is declared twice")
+                continue
+            seen.add(d.name)
+            unit = _Unit(d.name, "expr")
+            t = self.expr(d.expr, _Scope(), unit)
+            if not (compatible(INT, t) or compatible(BOOL, t)):
+                self.error(d.expr.span, f"a statistic must be a number or yes/no, not {describe(t)}")
+            out.append(ExprInfo(d.name, d.expr, t, nlocals=unit.nslots))
+        return out
+
     def _whole_game(self, decls: list[ast.Decl]) -> None:
         where = decls[0].span if decls else None
         if not self.actions:
@@ -745,6 +764,19 @@ class Checker:
 
     def s_Let(self, s: ast.Let, scope: _Scope, unit):
         t = self.expr(s.value, scope, unit)
+        if s.type is not None:
+            want = TYPE_NAMES.get(s.type)
+            if want is None:
+                self.error(s.type_span, f"unknown type '{s.type}'", did_you_mean(s.type, TYPE_NAMES)
+                           or f"types: {', '.join(TYPE_NAMES)}")
+                want = ANY
+            elif not compatible(want, t):
+                self.error(s.value.span, f"'{s.name}' holds {describe(want)}, not {describe(t)}")
+            t = want
+        elif t == NONE:
+            self.error(s.span, f"cannot tell what '{s.name}' will hold",
+                       f"say it: `let {s.name}: player = none` (or card, int, bool)")
+            t = ANY
         if s.name in ("it", "me") or s.name in BUILTIN_VALUES:
             self.error(s.span, f"'{s.name}' is a built-in name")
         if s.name in scope.names:
@@ -869,13 +901,23 @@ class Checker:
             return
         self._args(s, proc.params, s.args, scope, unit, f"procedure '{s.func}'")
 
-    def _args(self, node, params, args, scope, unit, what) -> None:
+    def _args(self, node, params, args, scope, unit, what, broadcast: bool = False) -> int | None:
+        """Check arguments; with `broadcast`, one list argument for a parameter of its element type
+        makes the call apply to each element. Returns the index of that argument, if any."""
         if len(args) != len(params):
             self.error(node.span, f"{what} takes {len(params)} argument(s), not {len(args)}")
-        for (pname, ptype), a in zip(params, args, strict=False):
-            self.want(a, ptype, scope, unit, f"argument '{pname}' of {what}")
+        spread = None
+        for i, ((pname, ptype), a) in enumerate(zip(params, args, strict=False)):
+            got = self.expr(a, scope, unit)
+            if compatible(ptype, got):
+                continue
+            if broadcast and spread is None and is_list(got) and compatible(ptype, elem(got)) and not is_list(ptype):
+                spread = i
+                continue
+            self.error(a.span, f"argument '{pname}' of {what} must be {describe(ptype)}, but this is {describe(got)}")
         for a in args[len(params):]:
             self.expr(a, scope, unit)
+        return spread
 
     def s_End(self, s: ast.End, scope, unit):
         if s.what not in ("turn", "round", "game"):
@@ -998,7 +1040,9 @@ class Checker:
             return list_of(at) if at != ANY else ANY
         if t == "list[player]":
             at = self._player_attr(e)
-            if at in (ZONE,) or is_list(at):
+            if at == ZONE:
+                return "list[card]"  # the cards of all their zones of that name
+            if is_list(at):
                 return self.fail(e.name_span, f"'{e.name}' of several players at once is not supported")
             return list_of(at) if at != ANY else ANY
         return self.fail(e.name_span, f"{describe(t)} has no attribute '{e.name}'")
@@ -1031,9 +1075,12 @@ class Checker:
         if d is not None:
             if not d.params and e.args:
                 return self.fail(e.span, f"'{e.func}' takes no arguments")
-            self._args(e, d.params, e.args, scope, unit, f"'{e.func}'")
-            self.refs[id(e)] = ("define", e.func)
-            return self._check_define(d)
+            spread = self._args(e, d.params, e.args, scope, unit, f"'{e.func}'", broadcast=True)
+            self.refs[id(e)] = ("define", e.func, spread)
+            t = self._check_define(d)
+            if spread is not None:
+                return list_of(t) if t not in (ANY,) and not is_list(t) else ANY
+            return t
         if e.func in self.procedures:
             return self.fail(e.span, f"procedure '{e.func}' does not give a value", "run it as a statement")
         if e.func not in BUILTIN_FUNCS:
@@ -1161,6 +1208,29 @@ class Checker:
         out = "list[card]" if t == ZONE else t
         self.types[id(e)] = out
         return out
+
+    def e_Match(self, e: ast.Match, scope, unit):
+        t = self.expr(e.subject, scope, unit)
+        out = ANY
+        seen = set()
+        for value, result in e.cases:
+            vt = _kind_of_value(value)
+            if unify(t, vt) is None:
+                self.error(result.span, f"`match` compares {describe(t)} with {describe(vt)} ({value!r})")
+            if value in seen:
+                self.error(result.span, f"`match` has the case {value!r} twice")
+            seen.add(value)
+            out = self._unify_branch(out, self.expr(result, scope, unit), result)
+        if e.default is not None:
+            out = self._unify_branch(out, self.expr(e.default, scope, unit), e.default)
+        return out
+
+    def _unify_branch(self, acc: str, t: str, node: ast.Expr) -> str:
+        u = unify(acc, t)
+        if u is None:
+            self.error(node.span, f"the cases of `match` give {describe(acc)} and {describe(t)}")
+            return acc
+        return u
 
     def e_IfExpr(self, e: ast.IfExpr, scope, unit):
         self.want(e.cond, BOOL, scope, unit, "the condition of `if`")

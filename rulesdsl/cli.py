@@ -284,6 +284,8 @@ def _print_stats(d: dict, game, out: TextIO) -> None:
         rows.append((f"wins: {name}", f"{w:.1f} ({w / max(1, d['games']):.1%})"))
     for name, v in d["counter_means"].items():
         rows.append((f"mean {name} (at the end)", f"{v:.3f}"))
+    for name, v in d["statistics"].items():
+        rows.append((f"{name} (mean)", f"{v:.3f}"))
     for r in rows:
         t.add_row(*r)
     console.print(t)

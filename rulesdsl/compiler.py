@@ -76,6 +76,7 @@ class Compiler:
             if not info.params:
                 f = self._define_fn(name)
                 g.defines[name] = (lambda f: lambda st: f(st, []))(f)
+        g.statistics = [(info.name, self.cond_fn(info), info.type) for info in p.statistics]
         g.shows = [(name, (lambda f: lambda st: f(st, []))(self._show_fn(name)), self._show_type(name))
                    for name in p.shows]
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
@@ -498,7 +499,7 @@ class Compiler:
             for c in shown:
                 st.known[c] |= 1 << p
             if st.log is not None and shown:
-                places = ", ".join(g.card_option_text(st, -1, c) for c in shown)
+                places = ", ".join(g.place_text(st, c) for c in shown)
                 st.event(0, f"{g.names[p]} looks at {places}: {{}}", tuple(shown))
 
         b.emit(op, s.span)
@@ -512,7 +513,7 @@ class Compiler:
             if a is None or c is None:
                 return
             if st.log is not None:
-                st.event(0, f"{g.card_option_text(st, -1, a)} and {g.card_option_text(st, -1, c)} are swapped")
+                st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
         b.emit(op, s.span)
@@ -689,7 +690,7 @@ class Compiler:
             et = INT
         by = self.expr(s.by) if s.by is not None else None
         dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
-                       s.optional, et, s.span, s.name)
+                       s.optional, et, s.span, s.name, s.pass_label or "pass")
         g.decisions.append(dec)
         self.choose_decisions[id(s)] = dec
         values = g.choice_values
@@ -919,6 +920,8 @@ class Compiler:
                 return lambda st, env: -1
             if name == "player_count":
                 return lambda st, env: n
+            if name == "winners":
+                return lambda st, env: st.winners
         raise AssertionError(ref)
 
     def _define_fn(self, name: str) -> Fn:
@@ -995,6 +998,8 @@ class Compiler:
             one = lambda st, p: st.vars[base + p]  # noqa: E731
         getter = one
         if t == "list[player]":
+            if self.type(e) == "list[card]":
+                return lambda st, env: [c for p in obj(st, env) if p is not None for c in getter(st, p)]
             return lambda st, env: [getter(st, p) for p in obj(st, env) if p is not None]
 
         def f(st, env):
@@ -1013,6 +1018,7 @@ class Compiler:
             args = [self.expr(a) for a in e.args]
             nlocals = info.nlocals
             k = len(args)
+            spread = ref[2] if len(ref) > 2 else None
 
             def call(st, env):
                 new = [None] * nlocals
@@ -1020,7 +1026,24 @@ class Compiler:
                     new[i] = args[i](st, env)
                 return body(st, new)
 
-            return call
+            if spread is None:
+                return call
+
+            def each(st, env):
+                # One call per item of the list argument: `points(me.square)` is the list of points.
+                new = [None] * nlocals
+                for i in range(k):
+                    new[i] = args[i](st, env)
+                out = []
+                for item in new[spread]:
+                    if item is None:
+                        continue
+                    one = new[:]
+                    one[spread] = item
+                    out.append(body(st, one))
+                return out
+
+            return each
         args = [self.expr(a) for a in e.args]
         a = args[0]
         f = e.func
@@ -1186,6 +1209,17 @@ class Compiler:
         if not walk(cond) and _worth_caching(cond, self.p.refs):
             out.append(cond)
         return out
+
+    def e_Match(self, e: ast.Match):
+        subject = self.expr(e.subject)
+        table = {value: self.expr(result) for value, result in reversed(e.cases)}
+        default = self.expr(e.default) if e.default is not None else (lambda st, env: None)
+
+        def f(st, env):
+            case = table.get(subject(st, env))
+            return (case or default)(st, env)
+
+        return f
 
     def e_IfExpr(self, e: ast.IfExpr):
         c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)

@@ -22,7 +22,7 @@ GRAMMAR = Path(__file__).with_name("grammar.lark")
 # Words that begin a top-level declaration; used to split a broken file into declarations.
 DECL_WORDS = (
     "game players param card cards zone counter var define show procedure action setup round turn rank"
-    " winners import"
+    " winners statistic import"
 ).split()
 
 # What a terminal looks like to a person reading an error.
@@ -256,6 +256,32 @@ class _Build(Transformer):
         return ast.Winners(c[0], span=self.span(meta))
 
     @v_args(meta=True)
+    def statistic_decl(self, meta, c):
+        return ast.Statistic(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def match_expr(self, meta, c):
+        subject, *cases = c
+        plain = []
+        default = None
+        for case in cases:
+            if case is None:
+                continue
+            if case[0] == "else":
+                if default is not None:
+                    raise RulesError([Diagnostic(self.span(meta), "`match` has two `else` cases")])
+                default = case[1]
+            else:
+                plain.append((case[1], case[2]))
+        return ast.Match(subject, tuple(plain), default, span=self.span(meta))
+
+    def match_case(self, c):
+        return ("case", c[0], c[1])
+
+    def match_else(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
     def import_decl(self, meta, c):
         return ast.Import(unquote(c[0]), span=self.span(meta))
 
@@ -297,7 +323,9 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def let_stmt(self, meta, c):
-        return ast.Let(str(c[0]), c[1], span=self.span(meta))
+        name, typ, value = c
+        return ast.Let(str(name), value, str(typ) if typ is not None else None,
+                       self.tspan(typ) if typ is not None else None, span=self.span(meta))
 
     @v_args(meta=True)
     def assign_stmt(self, meta, c):
@@ -344,13 +372,17 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        may, name, domain, by, label = c
+        may, name, domain, by, label, pass_label = c
+        if pass_label is not None and may is None:
+            raise RulesError([Diagnostic(self.span(meta), "`else \"...\"` names the option to decline a choice, "
+                                         "so it needs `may choose`")])
         return ast.Choose(
             str(name),
             domain,
             by,
             unquote(label) if label is not None else None,
             may is not None,
+            unquote(pass_label) if pass_label is not None else None,
             span=self.span(meta),
         )
 

@@ -23,6 +23,7 @@ class GameRecord:
     winners: list[int]
     capped: bool
     counters: dict[str, list[int]]
+    statistics: dict[str, float] = attrs.Factory(dict)
 
 
 @attrs.define
@@ -79,6 +80,12 @@ class Stats:
         names = self.records[0].counters.keys() if self.records else ()
         return {n: self.mean(lambda r, n=n: sum(r.counters[n]) / len(r.counters[n])) for n in names}
 
+    def statistic_means(self) -> dict[str, float]:
+        """Each `statistic` of the rules file, averaged over the games that ended (a rate for yes/no)."""
+        done = [r for r in self.records if not r.capped]
+        names = done[0].statistics.keys() if done else ()
+        return {n: sum(r.statistics[n] for r in done) / len(done) for n in names}
+
     def to_dict(self) -> dict:
         secs = self.seconds
         return {
@@ -98,6 +105,7 @@ class Stats:
             "shared_wins": self.shared(),
             "capped": self.capped,
             "counter_means": {k: round(v, 4) for k, v in self.counter_means().items()},
+            "statistics": {k: round(v, 4) for k, v in self.statistic_means().items()},
         }
 
 
@@ -115,7 +123,9 @@ def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MA
         raise SimulationError(seed, played, e) from None
     counters = {name: [st.counters[base + p] for p in range(game.players)] if per else [st.counters[base]]
                 for name, (base, per) in game.counter_layout.items()}
-    return GameRecord(seed, st.moves, st.turn, st.round, list(st.winners) if st.over else [], not st.over, counters)
+    stats = {name: float(f(st) or 0) for name, f, _ in game.statistics} if st.over else {}
+    return GameRecord(seed, st.moves, st.turn, st.round, list(st.winners) if st.over else [], not st.over, counters,
+                      stats)
 
 
 def simulate(game: Game, games: int, seed: int = 0, bots: list[str] | None = None,

@@ -46,9 +46,9 @@ class Code:
 class Decision:
     """A point where a player chooses: the turn's action, or a `choose` statement."""
 
-    __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name")
+    __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name", "pass_label")
 
-    def __init__(self, index, label, slot, domain, by, optional, elem, span, name=""):
+    def __init__(self, index, label, slot, domain, by, optional, elem, span, name="", pass_label="pass"):
         self.index = index
         self.label = label
         self.slot = slot
@@ -58,6 +58,7 @@ class Decision:
         self.elem = elem  # the type of the options: card, player, int, bool, str
         self.span = span
         self.name = name
+        self.pass_label = pass_label
 
 
 class ActionRt:
@@ -113,6 +114,7 @@ class Game:
         self.var_init: list = []
         self.defines: dict[str, Callable] = {}
         self.shows: list[tuple[str, Callable, str]] = []
+        self.statistics: list[tuple[str, Callable, str]] = []
         # code
         self.codes: list[Code] = []
         self.decisions: list[Decision] = []
@@ -189,7 +191,7 @@ class Game:
         else:
             for v in st.options:
                 if v is None:
-                    texts.append("pass")
+                    texts.append(dec.pass_label)
                 else:
                     t = self.value_text(st, p, dec.elem, v)
                     texts.append(f"{dec.label} {t}" if dec.label else t)
@@ -242,6 +244,17 @@ class Game:
             return self.card_text[c]
         lst = st.zones[zi]
         return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
+
+    def place_text(self, st: State, c: int) -> str:
+        """Where a card is, in words anyone may read: `bob.square 2`, `top of discard`."""
+        zi = st.loc[c]
+        lst = st.zones[zi]
+        if self.zone_shape[zi] == GRID:
+            return f"{self.zone_names[zi]} {lst.index(c) + 1}"
+        if self.zone_shape[zi] == HAND:
+            return self.zone_names[zi]
+        depth = len(lst) - lst.index(c)
+        return f"top of {self.zone_names[zi]}" if depth == 1 else f"{self.zone_names[zi]} #{depth} from the top"
 
     def refresh_pending(self, st: State) -> None:
         """Recompute the pending decision's options after a test rearranged the cards."""

@@ -354,10 +354,7 @@ class State:
         dst = self.zones[zi]
         if g.zone_shape[zi] == GRID:
             if place is None:
-                try:
-                    dst[dst.index(None)] = c
-                except ValueError:
-                    dst.append(c)
+                dst.append(c)  # a new place
             else:
                 while len(dst) <= place:
                     dst.append(None)
