@@ -166,6 +166,7 @@ class CodeInfo:
     nlocals: int = 0
     cond: ast.Expr | None = None
     span: ast.Span | None = None
+    slot_types: dict[int, str] = attrs.Factory(dict)
 
 
 @attrs.define
@@ -243,10 +244,17 @@ class _Unit:
         self.kind = kind  # action, procedure, hook name, define, expr
         self.nslots = 0
         self.loops = 0
+        self.slot_types: dict[int, str] = {}
 
-    def new_slot(self) -> int:
+    def new_slot(self, t: str = ANY) -> int:
         self.nslots += 1
+        self.slot_types[self.nslots - 1] = t
         return self.nslots - 1
+
+    def bind(self, scope: _Scope, name: str, slot: int, t: str) -> None:
+        scope.names[name] = (slot, t)
+        if self.slot_types.get(slot, ANY) in (ANY, NONE):
+            self.slot_types[slot] = t
 
 
 class Checker:
@@ -578,7 +586,7 @@ class Checker:
         unit = _Unit(info.name, "define")
         scope = _Scope()
         for name, t in info.params:
-            scope.names[name] = (unit.new_slot(), t)
+            unit.bind(scope, name, unit.new_slot(t), t)
         t = self.expr(info.expr, scope, unit)
         info.type = t
         info.nlocals = unit.nslots
@@ -633,11 +641,12 @@ class Checker:
         unit = _Unit(info.name, kind)
         scope = _Scope()
         for name, t in info.params:
-            scope.names[name] = (unit.new_slot(), t)
+            unit.bind(scope, name, unit.new_slot(t), t)
         if info.cond is not None:
             self.want(info.cond, BOOL, scope, unit, "an action's `when` condition")
         self.block(info.body, _Scope(scope), unit)
         info.nlocals = unit.nslots
+        info.slot_types = dict(unit.slot_types)
 
     def _cond_expr(self, name: str, e: ast.Expr) -> ExprInfo:
         unit = _Unit(name, "expr")
@@ -781,9 +790,9 @@ class Checker:
             self.error(s.span, f"'{s.name}' is a built-in name")
         if s.name in scope.names:
             self.error(s.span, f"'{s.name}' is already a local name here", "assign it with `NAME = ...`")
-        slot = unit.new_slot()
+        slot = unit.new_slot(t)
         self.slots[id(s)] = slot
-        scope.names[s.name] = (slot, t)
+        unit.bind(scope, s.name, slot, t)
 
     def s_Assign(self, s: ast.Assign, scope: _Scope, unit):
         t = self.expr(s.value, scope, unit)
@@ -853,8 +862,8 @@ class Checker:
         inner = _Scope(scope)
         slot = unit.new_slot()
         # The loop variable, the list being walked and the position in it.
-        self.slots[id(s)] = (slot, unit.new_slot(), unit.new_slot())
-        inner.names[s.name] = (slot, elem(t) if t != ANY else ANY)
+        self.slots[id(s)] = (slot, unit.new_slot("list[card]" if t == ZONE else t), unit.new_slot(INT))
+        unit.bind(inner, s.name, slot, elem(t) if t != ANY else ANY)
         unit.loops += 1
         self.block(s.body, inner, unit)
         unit.loops -= 1
@@ -867,7 +876,7 @@ class Checker:
 
     def s_Repeat(self, s: ast.Repeat, scope, unit):
         self.want(s.count, INT, scope, unit, "a repeat count")
-        self.slots[id(s)] = unit.new_slot()
+        self.slots[id(s)] = unit.new_slot(INT)
         unit.loops += 1
         self.block(s.body, _Scope(scope), unit)
         unit.loops -= 1
@@ -887,7 +896,7 @@ class Checker:
             self.error(s.domain.span, f"`choose` cannot pick {describe(et)}")
         if s.by is not None:
             self.want(s.by, PLAYER, scope, unit, "who chooses (`by`)")
-        scope.names[s.name] = (slot, et)
+        unit.bind(scope, s.name, slot, et)
 
     def s_CallStmt(self, s: ast.CallStmt, scope, unit):
         proc = self.procedures.get(s.func)
@@ -1201,9 +1210,9 @@ class Checker:
         self.slots[id(e)] = slot
         inner = _Scope(scope)
         et = elem(t) if t != ANY else ANY
-        inner.names["it"] = (slot, et)
+        unit.bind(inner, "it", slot, et)
         if alias:
-            inner.names[alias[0]] = (slot, et)
+            unit.bind(inner, alias[0], slot, et)
         self.want(e.cond, BOOL, inner, unit, "a `where` condition")
         out = "list[card]" if t == ZONE else t
         self.types[id(e)] = out

@@ -67,6 +67,11 @@ class Compiler:
         g.players = self.n
         g.min_players, g.max_players = p.min_players, p.max_players
         g.params = {k: v.value for k, v in p.params.items()}
+        g.card_vars = tuple(
+            base + k for v in p.vars if v.type == CARD
+            for base in [sum((self.n if w.per_player else 1) for w in p.vars[: v.index])]
+            for k in range(self.n if v.per_player else 1)
+        )
         g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
         g.all_mask = (1 << self.n) - 1
         self._cards()
@@ -85,16 +90,16 @@ class Compiler:
         self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
         for name in p.procedures:
-            self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name].nlocals)
+            self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure")
         hook_codes = {}
         for when, info in p.hooks.items():
-            hook_codes[when] = self._new_code(when, info.nlocals)
+            hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():
             self._compile_body(hook_codes[when], info.body, when)
         for info in p.actions:
-            ci = self._new_code(f"action {info.name}", info.nlocals)
+            ci = self._new_code(f"action {info.name}", info)
             self._compile_body(ci, info.body, "action")
             cond = self.expr(info.cond) if info.cond is not None else None
             lead = None
@@ -106,8 +111,12 @@ class Compiler:
         g.fingerprint = _fingerprint(p, g)
         return g
 
-    def _new_code(self, name: str, nlocals: int) -> int:
-        self.g.codes.append(Code(name, nlocals))
+    def _new_code(self, name: str, info) -> int:
+        code = Code(name, info.nlocals)
+        # Which locals hold cards: determinization renames cards there too.
+        code.card_slots = tuple(s for s, t in info.slot_types.items() if t == CARD)
+        code.cardlist_slots = tuple(s for s, t in info.slot_types.items() if t in ("list[card]", ZONE))
+        self.g.codes.append(code)
         return len(self.g.codes) - 1
 
     # ------------------------------------------------------------ tables

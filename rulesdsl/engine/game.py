@@ -34,13 +34,15 @@ class Move:
 class Code:
     """A compiled block: ops (closures taking the state and the locals) and their source spans."""
 
-    __slots__ = ("name", "ops", "spans", "nlocals")
+    __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots")
 
     def __init__(self, name: str, nlocals: int):
         self.name = name
         self.ops: list[Callable] = []
         self.spans: list = []
         self.nlocals = nlocals
+        self.card_slots: tuple[int, ...] = ()
+        self.cardlist_slots: tuple[int, ...] = ()
 
 
 class Decision:
@@ -120,6 +122,7 @@ class Game:
         self.decisions: list[Decision] = []
         self.actions: list[ActionRt] = []
         self.fingerprint = ""
+        self.card_vars: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} for {self.players} players>"

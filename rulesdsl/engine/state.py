@@ -177,6 +177,67 @@ class State:
         s._texts = self._texts
         return s
 
+    def determinize(self, player: int, rng) -> State:
+        """A copy in which every card `player` does not know is replaced by another such card, at
+        random: a world consistent with what the player knows (for bots that sample hidden cards).
+
+        Places keep their knowledge (who has seen the card there), so the player's view, legal
+        moves and everything public are unchanged; only faces the player cannot see move.
+        `rng` is a `random.Random`. The game's own generator is reseeded too, so the sampled world
+        does not reveal the real future of the draw pile either.
+        """
+        s = self.clone(log=self.log is not None)
+        bit = 1 << player
+        unknown = [c for c in range(self.game.ncards) if not self.known[c] & bit]
+        if len(unknown) < 2:
+            s.rng = rng.getrandbits(64)
+            s._texts = None
+            return s
+        shuffled = unknown[:]
+        rng.shuffle(shuffled)
+        s._rename(dict(zip(unknown, shuffled, strict=True)), player)
+        s.rng = rng.getrandbits(64)
+        return s
+
+    def _rename(self, r: dict[int, int], viewer: int) -> None:
+        """Put card r[c] wherever card c was (place, knowledge, references in locals and options).
+        Logged events keep the cards `viewer` saw then: the log is what they remember."""
+        g = self.game
+        old_loc, old_known = self.loc[:], self.known[:]
+        for c, d in r.items():
+            self.loc[d] = old_loc[c]
+            self.known[d] = old_known[c]
+        self.zones = [[r.get(c, c) if c is not None else None for c in z] for z in self.zones]
+        for f in self.stack:
+            code, env = g.codes[f[0]], f[2]
+            for slot in code.card_slots:
+                if env[slot] is not None:
+                    env[slot] = r.get(env[slot], env[slot])
+            for slot in code.cardlist_slots:
+                if env[slot] is not None:
+                    env[slot] = [r.get(c, c) for c in env[slot]]
+        for slot in g.card_vars:
+            if self.vars[slot] is not None:
+                self.vars[slot] = r.get(self.vars[slot], self.vars[slot])
+        if self.pending >= 0:
+            dec = g.decisions[self.pending]
+            if dec.index == 0:
+                self.options = tuple(
+                    (a, r.get(v, v)) if v is not None and g.actions[a].lead is not None
+                    and g.actions[a].lead.elem == "card" else (a, v)
+                    for a, v in self.options
+                )
+            elif dec.elem == "card":
+                self.options = tuple(r.get(v, v) if v is not None else None for v in self.options)
+        if self.log is not None:
+            bit = 1 << viewer
+            self.log = [
+                ev[:3] + (tuple(c if m & bit else r.get(c, c)
+                                for c, m in zip(ev[3], ev[4] or (0,) * len(ev[3]), strict=True)),) + ev[4:]
+                for ev in self.log
+            ]
+        self._texts = None
+
     def view(self, player: int, *, reveal: bool = False, events: int = 8) -> str:
         """What `player` may see: their known cards, others' as face down, and recent events."""
         from .view import render_view
