@@ -287,6 +287,12 @@ class Checker:
         for d in decls:
             by_type.setdefault(type(d), []).append(d)
 
+        if not any(by_type.get(t) for t in (ast.GameName, ast.Players, ast.Action, ast.EndsWhen, ast.Rank)):
+            first = self.files[0]
+            raise RulesError([Diagnostic(
+                ast.Span(first.path, 1, 1, 1, 2), "this file declares no game (no `game`, `players` or actions)",
+                "a file of shared declarations (a prelude) is used by a game with `import \"FILE\"`",
+            )], self.sources)
         self.name = self._game_name(by_type.get(ast.GameName, []))
         self._players(by_type.get(ast.Players, []))
         self._params(by_type.get(ast.Param, []))

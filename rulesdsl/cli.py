@@ -73,14 +73,31 @@ Other commands:
 class Player:
     """The human at the terminal: shows their view and reads their moves."""
 
-    def __init__(self, state, seat: int, inp: TextIO, out: TextIO, reveal: bool, echo: bool):
+    def __init__(self, state, seat: int, inp: TextIO, out: TextIO, reveal: bool, echo: bool, memory: bool = False):
         self.state = state
         self.seat = seat
         self.inp = inp
         self.out = out
         self.reveal = reveal
         self.echo = echo
+        self.memory = memory
+        self.learned: dict[int, int] = {}  # card -> the turn in which this seat learned it (--memory)
         self.seen = 0  # events of the log already shown
+
+    def forgotten(self) -> frozenset[int]:
+        """With --memory: the face-down cards this seat saw before the current turn."""
+        if not self.memory:
+            return frozenset()
+        st = self.state
+        g = st.game
+        bit = 1 << self.seat
+        for c in range(g.ncards):
+            if st.known[c] & bit:
+                self.learned.setdefault(c, st.turn)
+            else:
+                self.learned.pop(c, None)
+        return frozenset(c for c, t in self.learned.items()
+                         if t < st.turn and g.zone_vis[st.loc[c]] != 2)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -94,7 +111,7 @@ class Player:
 
     def show(self) -> None:
         self.say("")
-        self.say(self.state.view(self.seat, reveal=self.reveal, events=0))
+        self.say(self.state.view(self.seat, reveal=self.reveal, events=0, hide=self.forgotten()))
 
     def list_moves(self) -> list[str]:
         texts = self.state.move_texts()
@@ -183,11 +200,15 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         raise UsageError(str(e)) from None
     state = game.new_game(seed)
     echo = not inp.isatty()
-    human = Player(state, seat, inp, out, args.reveal, echo)
+    human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
     human.say(f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1}); "
               f"the others are {args.bots} bots.")
     if game.params:
         human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
+    if args.reveal:
+        human.say("Spectator view (--reveal): every card is shown, including the others' hidden cards.")
+    if args.memory:
+        human.say("Memory mode: face-down cards you have seen are hidden again after the turn you saw them.")
     human.say("Type 'help' at any prompt.")
     try:
         while not state.is_over:
@@ -315,6 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
     pl.add_argument("--bots", default="random", metavar="KIND", help="the other players (default: random)")
     pl.add_argument("--reveal", action="store_true", help="spectator view: show every card (for debugging)")
+    pl.add_argument("--memory", action="store_true",
+                    help="play from memory: a face-down card you saw shows as ? after the turn you saw it")
 
     s = sub.add_parser("simulate", help="bots play many games; print statistics")
     s.add_argument("file", metavar="FILE")

@@ -25,7 +25,7 @@ MAX_MOVES = 5000
 def fingerprint(s: rulesdsl.State) -> tuple:
     """Everything that defines a state's future, for comparing two states."""
     return (
-        [list(z) for z in s.zones], list(s.known), list(s.counters), list(s.vars), s.rng, s.current, s.direction,
+        [list(z) for z in s.zones], list(s.known), list(s.group), s.shuffles, list(s.counters), list(s.vars), s.rng, s.current, s.direction,
         s.next_player, s.continue_from, s.round, s.turn, s.moves, json.dumps(s.stack), s.pending, s.chooser,
         s.options, s.over, list(s.winners),
     )
@@ -248,6 +248,58 @@ def test_grid_places_stay_when_a_card_leaves():
     assert s.move_texts() == ["toss 2"], "the empty place is not an option, and place numbers do not shift"
 
 
+def random_midgame(game: rulesdsl.Game, seed: int) -> rulesdsl.State:
+    s = game.new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(120)):
+        if s.is_over:
+            break
+        s.apply_index(rng.randrange(s.num_moves()))
+    return s
+
+
+@pytest.mark.parametrize("name", ["tempurra.rules", "tamalo.rules"])
+@given(seed=st.integers(0, 10_000), resample=st.integers(0, 10_000))
+def test_a_seat_cannot_tell_apart_states_that_differ_in_cards_it_does_not_know(name, seed, resample):
+    """Resample every card seat p does not know: p's view and p's legal moves stay the same."""
+    game = rulesdsl.load(GAMES / name) if name != "tempurra.rules" else tempurra(4)
+    s = random_midgame(game, seed)
+    for p in range(game.players):
+        other = s.determinize(p, random.Random(resample))
+        assert other.view(p) == s.view(p)
+        if s.current_player == p:
+            assert other.move_texts() == s.move_texts()
+        check_invariants(other)
+        for c in range(game.ncards):
+            if s.known[c] >> p & 1:
+                assert other.loc[c] == s.loc[c] and other.known[c] == s.known[c]
+
+
+@pytest.mark.parametrize("name", ["tempurra.rules", "tamalo.rules"])
+def test_determinized_states_play_on_to_the_end(name):
+    game = rulesdsl.load(GAMES / name)
+    for seed in range(4):
+        s = random_midgame(game, seed)
+        if s.is_over:
+            continue
+        d = s.determinize(s.chooser, random.Random(seed))
+        rng = random.Random(seed)
+        while not d.is_over and d.moves < MAX_MOVES:
+            d.apply_index(rng.randrange(d.num_moves()))
+            check_invariants(d) if d.moves % 25 == 0 else None
+        assert d.is_over
+
+
+def test_determinize_moves_hidden_cards():
+    game = rulesdsl.load(GAMES / "tamalo.rules")
+    s = game.new_game(2)
+    changed = 0
+    for k in range(10):
+        d = s.determinize(0, random.Random(k))
+        changed += d.zones != s.zones
+    assert changed >= 9
+
+
 class TempurraMachine(RuleBasedStateMachine):
     """Hypothesis drives games: any sequence of legal moves keeps the engine's invariants."""
 
@@ -295,4 +347,10 @@ def test_any_seed_reaches_a_first_decision(seed, players):
 
 def test_every_game_file_loads():
     for path in sorted(GAMES.rglob("*.rules")):
-        rulesdsl.load(path)
+        if "prelude" not in path.parts:
+            rulesdsl.load(path)
+
+
+def test_a_prelude_alone_is_not_a_game():
+    with pytest.raises(rulesdsl.RulesError, match="declares no game"):
+        rulesdsl.load(GAMES / "prelude" / "standard52.rules")

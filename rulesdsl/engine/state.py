@@ -33,7 +33,7 @@ class State:
     """One game in progress. Read it through its properties and methods; change it with `apply`."""
 
     __slots__ = (
-        "game", "zones", "loc", "known", "counters", "vars", "rng", "current", "direction", "next_player",
+        "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction", "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "_texts",
     )
@@ -44,11 +44,15 @@ class State:
         self.zones = [[] for _ in range(g.nzones)]
         self.loc = [0] * g.ncards
         self.known = [0] * g.ncards
+        # Which cards were last shuffled together: the sets a card's identity may be sampled from.
+        self.group = [0] * g.ncards
+        self.shuffles = 0
         for zi, cards in g.initial:
             self.zones[zi] = list(cards)
             for c in cards:
                 self.loc[c] = zi
                 self.known[c] = g.all_mask if g.zone_vis[zi] == PUBLIC else 0
+                self.group[c] = zi
         self.counters = list(g.counter_init)
         self.vars = list(g.var_init)
         self.rng = seed_state(seed)
@@ -154,6 +158,8 @@ class State:
         s.zones = [z[:] for z in self.zones]
         s.loc = self.loc[:]
         s.known = self.known[:]
+        s.group = self.group[:]
+        s.shuffles = self.shuffles
         s.counters = self.counters[:]
         s.vars = self.vars[:]
         s.rng = self.rng
@@ -188,25 +194,33 @@ class State:
         """
         s = self.clone(log=self.log is not None)
         bit = 1 << player
-        unknown = [c for c in range(self.game.ncards) if not self.known[c] & bit]
-        if len(unknown) < 2:
-            s.rng = rng.getrandbits(64)
-            s._texts = None
-            return s
-        shuffled = unknown[:]
-        rng.shuffle(shuffled)
-        s._rename(dict(zip(unknown, shuffled, strict=True)), player)
+        groups: dict[int, list[int]] = {}
+        for c in range(self.game.ncards):
+            if not self.known[c] & bit:
+                groups.setdefault(self.group[c], []).append(c)
+        # Only cards last shuffled together may trade places: a card dealt before another was
+        # shuffled into the deck cannot be that card.
+        r: dict[int, int] = {}
+        for cards in groups.values():
+            if len(cards) > 1:
+                shuffled = cards[:]
+                rng.shuffle(shuffled)
+                r.update(zip(cards, shuffled, strict=True))
+        if r:
+            s._rename(r, player)
         s.rng = rng.getrandbits(64)
+        s._texts = None
         return s
 
     def _rename(self, r: dict[int, int], viewer: int) -> None:
         """Put card r[c] wherever card c was (place, knowledge, references in locals and options).
         Logged events keep the cards `viewer` saw then: the log is what they remember."""
         g = self.game
-        old_loc, old_known = self.loc[:], self.known[:]
+        old_loc, old_known, old_group = self.loc[:], self.known[:], self.group[:]
         for c, d in r.items():
             self.loc[d] = old_loc[c]
             self.known[d] = old_known[c]
+            self.group[d] = old_group[c]
         self.zones = [[r.get(c, c) if c is not None else None for c in z] for z in self.zones]
         for f in self.stack:
             code, env = g.codes[f[0]], f[2]
@@ -238,11 +252,12 @@ class State:
             ]
         self._texts = None
 
-    def view(self, player: int, *, reveal: bool = False, events: int = 8) -> str:
-        """What `player` may see: their known cards, others' as face down, and recent events."""
+    def view(self, player: int, *, reveal: bool = False, events: int = 8, hide=frozenset()) -> str:
+        """What `player` may see: their known cards, others' as face down, and recent events.
+        `reveal` shows everything (a spectator); cards in `hide` show as unknown."""
         from .view import render_view
 
-        return render_view(self, player, reveal=reveal, events=events)
+        return render_view(self, player, reveal=reveal, events=events, hide=frozenset(hide))
 
     def events_for(self, player: int, start: int = 0, level: int = 0) -> list[str]:
         """The log as `player` saw it, from event number `start` on."""
@@ -262,6 +277,7 @@ class State:
             "params": g.params,
             "zones": self.zones,
             "known": self.known,
+            "group": [self.group, self.shuffles],
             "counters": self.counters,
             "vars": self.vars,
             "rng": self.rng,
@@ -300,6 +316,7 @@ class State:
                 if c is not None:
                     s.loc[c] = zi
         s.known = list(data["known"])
+        s.group, s.shuffles = list(data["group"][0]), data["group"][1]
         s.counters = list(data["counters"])
         s.vars = list(data["vars"])
         s.rng = data["rng"]
@@ -487,8 +504,11 @@ class State:
         vis = g.zone_vis[zi]
         mask = g.all_mask if vis == PUBLIC else (1 << g.zone_owner[zi] if vis == PRIVATE else 0)
         known = self.known
+        group = self.game.nzones + self.shuffles
+        self.shuffles += 1
         for c in cards:
             known[c] = mask
+            self.group[c] = group
 
     def swap_cards(self, a: int, b: int) -> None:
         if a == b:

@@ -27,10 +27,10 @@ def render_event(st: State, ev: tuple, viewer: int) -> str:
     return text.replace("{}", faces, 1)
 
 
-def _face(st: State, c: int | None, viewer: int, reveal: bool) -> str:
+def _face(st: State, c: int | None, viewer: int, reveal: bool, hide: frozenset = frozenset()) -> str:
     if c is None:
         return "_"
-    if reveal or st.known[c] >> viewer & 1:
+    if reveal or (st.known[c] >> viewer & 1 and c not in hide):
         return st.game.card_text[c]
     return "?"
 
@@ -46,26 +46,26 @@ def _group(faces: list[str]) -> str:
     return " ".join(out)
 
 
-def zone_text(st: State, zi: int, viewer: int, reveal: bool = False) -> str:
+def zone_text(st: State, zi: int, viewer: int, reveal: bool = False, hide: frozenset = frozenset()) -> str:
     g = st.game
     cards = st.zones[zi]
     if g.zone_shape[zi] == GRID:
         if not cards:
             return "no places"
-        return "  ".join(f"{i + 1}:{_face(st, c, viewer, reveal)}" for i, c in enumerate(cards))
+        return "  ".join(f"{i + 1}:{_face(st, c, viewer, reveal, hide)}" for i, c in enumerate(cards))
     if not cards:
         return "empty"
     n = len(cards)
     if g.zone_shape[zi] == HAND:
         ordered = sorted(cards, key=lambda c: (g.card_face[c], c))
-        known = [c for c in ordered if reveal or st.known[c] >> viewer & 1]
+        known = [c for c in ordered if reveal or (st.known[c] >> viewer & 1 and c not in hide)]
         if len(known) == n:
             return _group([g.card_text[c] for c in ordered])
         if not known:
             return f"{n} card{'s' if n > 1 else ''}"
         return f"{n} cards; known: {_group([g.card_text[c] for c in known])}"
     # A stack, bottom to top.
-    faces = [_face(st, c, viewer, reveal) for c in cards]
+    faces = [_face(st, c, viewer, reveal, hide) for c in cards]
     if all(f == "?" for f in faces):
         return f"{n} card{'s' if n > 1 else ''}, face down"
     if len(set(faces)) == 1:
@@ -95,7 +95,9 @@ def _value_text(st: State, v, t: str) -> str:
     return str(v)
 
 
-def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8) -> str:
+def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8,
+                hide: frozenset = frozenset()) -> str:
+    """The text view of `viewer`; cards in `hide` show as unknown (a player's fading memory)."""
     g = st.game
     lines: list[str] = []
     me = g.names[viewer] if 0 <= viewer < g.players else "spectator"
@@ -115,7 +117,7 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
     table = [zi for zi in range(g.nzones) if g.zone_owner[zi] < 0]
     width = max((len(g.zone_names[zi]) for zi in table), default=4)
     for zi in table:
-        lines.append(f"  {g.zone_names[zi]:<{width}}  {zone_text(st, zi, viewer, reveal)}")
+        lines.append(f"  {g.zone_names[zi]:<{width}}  {zone_text(st, zi, viewer, reveal, hide)}")
     globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
     shown = [f"{name} {st.counters[base]}" for name, base in globals_]
     shown += [f"{name} {_value_text(st, f(st), t)}" for name, f, t in g.shows]
@@ -125,6 +127,8 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
     counters = [(name, base) for name, (base, per) in g.counter_layout.items() if per]
     pzones = [(g.zone_spec_names[s], g.zone_base[s]) for s in range(len(g.zone_spec_names))
               if g.zone_spec_per_player[s]]
+    # A player's second zone (a card in hand, a pile of tricks) only when someone has cards there.
+    pzones = pzones[:1] + [(n, b) for n, b in pzones[1:] if any(st.zones[b + p] for p in range(g.players))]
     namew = max(len(n) for n in g.names) + 6
     header = f"  {'player':<{namew}}" + "".join(f"{name:>8}" for name, _ in counters)
     header += "".join(f"  {name}" for name, _ in pzones[:1])
@@ -133,7 +137,7 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
         label = g.names[p] + (" (you)" if p == viewer else "")
         mark = ">" if p == st.current and not st.over else " "
         row = f"{mark} {label:<{namew}}" + "".join(f"{st.counters[base + p]:>8}" for _, base in counters)
-        zs = [zone_text(st, base + p, viewer, reveal) for _, base in pzones]
+        zs = [zone_text(st, base + p, viewer, reveal, hide) for _, base in pzones]
         if zs:
             row += "  " + zs[0]
             for (name, _), z in zip(pzones[1:], zs[1:], strict=True):
