@@ -331,54 +331,56 @@ class Game:
     def arrange(self, st: State, zone: str, faces: list[str], player: int | None, *, top: bool) -> None:
         zi = self.zone_index(zone, player)
         wanted = self.face_ids(faces)
-        target = st.zones[zi]
+
+        def preference(c: int) -> tuple:
+            z = st.loc[c]
+            # The zone itself first, then face-down piles of the table (a draw pile), then the rest.
+            return (z != zi, not (self.zone_vis[z] == 0 and self.zone_owner[z] < 0), z, c)
+
+        order = sorted(range(self.ncards), key=preference)
         chosen: list[int] = []
-        # Prefer cards already in the zone, then cards in hidden zones, then any other.
-        order = sorted(
-            range(self.ncards),
-            key=lambda c: (st.loc[c] != zi or top, self.zone_vis[st.loc[c]] != 0 or self.zone_owner[st.loc[c]] >= 0),
-        )
+        taken: set[int] = set()
         for f in wanted:
-            c = next((c for c in order if self.card_face[c] == f and c not in chosen
-                      and not (top and st.loc[c] == zi)), None)
+            c = next((c for c in order if self.card_face[c] == f and c not in taken), None)
             if c is None:
                 raise KeyError(f"not enough cards shown as '{self.face_text[f]}'")
             chosen.append(c)
-        displaced = [] if top else [c for c in target if c is not None and c not in chosen]
+            taken.add(c)
+        target = st.zones[zi]
+        displaced = [] if top else [c for c in target if c is not None and c not in taken]
+        moving_in = sum(1 for c in chosen if st.loc[c] != zi)
+        homes = [z for z in range(self.nzones)
+                 if z != zi and self.zone_vis[z] == 0 and self.zone_owner[z] < 0 and self.zone_shape[z] != GRID]
+        if len(displaced) > moving_in and not homes:
+            raise ValueError(f"set_cards: {len(displaced) - moving_in} card(s) of {self.zone_names[zi]} would have "
+                             "no place; move them elsewhere first")
+        # Free the places the chosen cards leave elsewhere; displaced cards fill them in order.
         holes: list[tuple[int, int]] = []
         for c in chosen:
             z = st.loc[c]
-            if z == zi and not top:
-                continue
-            holes.append((z, st.zones[z].index(c)))
-        # Displaced cards take the places the chosen cards leave.
-        for c in chosen:
-            z = st.loc[c]
-            if z != zi or top:
-                st.zones[z][st.zones[z].index(c)] = None
-        leftovers = []
+            if z != zi:
+                k = st.zones[z].index(c)
+                st.zones[z][k] = None
+                holes.append((z, k))
         for c in displaced:
-            if holes:
-                z, k = holes.pop(0)
-                st.zones[z][k] = c
-                st.loc[c] = z
-                self._reset_knowledge(st, c, z)
-            else:
-                leftovers.append(c)
-        for z in {z for z, _ in holes} | {st.loc[c] for c in chosen}:
-            if self.zone_shape[z] != GRID and z != zi:
+            if not holes:
+                break
+            z, k = holes.pop(0)
+            st.zones[z][k] = c
+            st.loc[c] = z
+            self._reset_knowledge(st, c, z)
+        leftovers = [c for c in displaced if st.loc[c] == zi]
+        for z in {z for z, _ in holes} | {st.loc[c] for c in chosen if st.loc[c] != zi}:
+            if self.zone_shape[z] != GRID:
                 st.zones[z][:] = [c for c in st.zones[z] if c is not None]
         if leftovers:
-            home = max((z for z in range(self.nzones) if self.zone_vis[z] == 0 and self.zone_shape[z] != GRID),
-                       key=lambda z: len(st.zones[z]), default=None)
-            if home is None:
-                raise KeyError("no hidden zone to put the displaced cards in")
+            home = max(homes, key=lambda z: len(st.zones[z]))
             for c in leftovers:
                 st.zones[home].insert(0, c)
                 st.loc[c] = home
                 self._reset_knowledge(st, c, home)
         if top:
-            target.extend(chosen)
+            target[:] = [c for c in target if c not in taken] + chosen
         else:
             target[:] = chosen
         for c in chosen:

@@ -353,9 +353,12 @@ class State:
         """Arrange cards for a test (a stacked deck): make `zone` hold cards with these faces.
 
         Without `top`, the zone's content becomes exactly `faces` (bottom to top). With `top`,
-        the cards are put on top of what is there, the last face on top. Each card is taken from
-        wherever a card of that face lies outside the zone (the draw pile first), and the zone's
-        displaced cards go back to where those came from. Knowledge follows the zone's rules.
+        cards of these faces end on top of the zone, the last face on top. A card is taken from
+        the zone itself if it holds one of that face (so stacking a draw pile only reorders it),
+        else from a face-down pile of the table, else from anywhere. The zone's displaced cards
+        take the places those cards left. Knowledge is reset by the zone's rules (a hidden zone:
+        nobody knows the card; a private one: its owner). Raises ValueError, changing nothing,
+        if displaced cards would have no place.
         """
         self.game.arrange(self, zone, faces, player, top=top)
 
