@@ -32,7 +32,8 @@ def parse_files(path: str | Path):
     def visit(p: Path, via: ast.Import | None, chain: tuple[Path, ...]) -> None:
         key = p.resolve()
         if key in chain:
-            raise RulesError([Diagnostic(via.span if via else None, f"'{p}' imports itself (through {len(chain)} files)")])
+            where = via.span if via else None
+            raise RulesError([Diagnostic(where, f"'{p}' imports itself (through {len(chain)} files)")])
         if key in seen:
             return
         seen.add(key)

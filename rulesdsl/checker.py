@@ -375,7 +375,7 @@ class Checker:
             if d.name in self.params:
                 self.error(d.span, f"parameter '{d.name}' is declared twice")
                 continue
-            if d.low is not None and not isinstance(d.value, int) or isinstance(d.value, bool) and d.low is not None:
+            if d.low is not None and (not isinstance(d.value, int) or isinstance(d.value, bool)):
                 self.error(d.span, "only a number parameter can have a range")
             elif d.low is not None and not d.low <= d.value <= d.high:
                 self.error(d.span, f"the default {d.value} of '{d.name}' is outside its range {d.low}..{d.high}")
@@ -610,9 +610,8 @@ class Checker:
         out = []
         for d in decls:
             for n in d.names:
-                if n.id in self.defines and not self.defines[n.id].params:
-                    out.append(n.id)
-                elif n.id in self.var_by_name and not self.var_by_name[n.id].per_player:
+                plain_define = n.id in self.defines and not self.defines[n.id].params
+                if plain_define or (n.id in self.var_by_name and not self.var_by_name[n.id].per_player):
                     out.append(n.id)
                 else:
                     self.error(n.span, f"`show` lists values without parameters; '{n.id}' is not one",

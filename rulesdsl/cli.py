@@ -263,7 +263,7 @@ def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
         bar = Progress(transient=True)
         task = bar.add_task(f"{game.name}", total=args.games)
         bar.start()
-        progress = lambda done: bar.update(task, completed=done)  # noqa: E731
+        progress = lambda done: bar.update(task, completed=done)
     try:
         stats = simulate(game, args.games, seed, bots, args.max_moves, progress)
     except SimulationError as e:

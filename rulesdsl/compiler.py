@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 
 import attrs
-from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
@@ -79,10 +79,9 @@ class Compiler:
         self._vars()
         for name, info in p.defines.items():
             if not info.params:
-                f = self._define_fn(name)
-                g.defines[name] = (lambda f: lambda st: f(st, []))(f)
+                g.defines[name] = _no_locals(self._define_fn(name))
         g.statistics = [(info.name, self.cond_fn(info), info.type) for info in p.statistics]
-        g.shows = [(name, (lambda f: lambda st: f(st, []))(self._show_fn(name)), self._show_type(name))
+        g.shows = [(name, _no_locals(self._show_fn(name)), self._show_type(name))
                    for name in p.shows]
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
         main = Code("game", 0)
@@ -189,7 +188,7 @@ class Compiler:
         f = self.expr(e)
         try:
             return f(None, [])
-        except Exception:  # noqa: BLE001 - any failure means the value needs a game in progress
+        except Exception:
             raise RulesError([Diagnostic(e.span, "an initial value must not depend on the game in progress")],
                              self.p.files) from None
 
@@ -950,7 +949,6 @@ class Compiler:
     def _show_fn(self, name: str) -> Fn:
         if name in self.p.defines:
             return self._define_fn(name)
-        v = next(v for v in self.p.vars if v.name == name)
         slot = self.g.var_layout[name][0]
         return lambda st, env: st.vars[slot]
 
@@ -992,19 +990,19 @@ class Compiler:
         name = e.name
         if name == "seat":
             getter = None
-            one = lambda st, p: p  # noqa: E731
+            one = lambda st, p: p
         elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
             base = g.zone_base[g.zone_spec_names.index(name)]
             if g.zone_shape[base] == GRID:
-                one = lambda st, p: [c for c in st.zones[base + p] if c is not None]  # noqa: E731
+                one = lambda st, p: [c for c in st.zones[base + p] if c is not None]
             else:
-                one = lambda st, p: st.zones[base + p]  # noqa: E731
+                one = lambda st, p: st.zones[base + p]
         elif name in g.counter_layout:
             base = g.counter_layout[name][0]
-            one = lambda st, p: st.counters[base + p]  # noqa: E731
+            one = lambda st, p: st.counters[base + p]
         else:
             base = g.var_layout[name][0]
-            one = lambda st, p: st.vars[base + p]  # noqa: E731
+            one = lambda st, p: st.vars[base + p]
         getter = one
         if t == "list[player]":
             if self.type(e) == "list[card]":
@@ -1238,6 +1236,10 @@ class Compiler:
 _UNSET = object()
 
 
+def _no_locals(f: Fn) -> Callable[[State], object]:
+    return lambda st: f(st, [])
+
+
 def _children(node):
     for field in attrs.fields(type(node)):
         v = getattr(node, field.name)
@@ -1281,4 +1283,4 @@ def compile_program(prog: Program, names: list[str] | None = None) -> Game:
     return Compiler(prog, names).build()
 
 
-__all__ = ["compile_program", "Compiler", "INT", "STR", "NONE"]
+__all__ = ["INT", "NONE", "STR", "Compiler", "compile_program"]

@@ -21,9 +21,9 @@ GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 # Words that begin a top-level declaration; used to split a broken file into declarations.
 DECL_WORDS = (
-    "game players param card cards zone counter var define show procedure action setup round turn rank"
-    " winners statistic import"
-).split()
+    "game", "players", "param", "card", "cards", "zone", "counter", "var", "define", "show", "procedure",
+    "action", "setup", "round", "turn", "rank", "winners", "statistic", "import",
+)
 
 # What a terminal looks like to a person reading an error.
 TERMINAL_NAMES = {
@@ -627,9 +627,8 @@ def _unclosed(text: str, path: str) -> Diagnostic | None:
             in_str = True
         elif ch in "{([":
             stack.append((ch, line, col))
-        elif ch in "})]":
-            if stack and stack[-1][0] == pairs[ch]:
-                stack.pop()
+        elif ch in "})]" and stack and stack[-1][0] == pairs[ch]:
+            stack.pop()
         if ch == "\n":
             line += 1
             col = 1
@@ -682,9 +681,10 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
                 parser.parse(prefix + chunk, start="start")
             except UnexpectedInput as err:
                 d = _diagnose(err, path, prefix + chunk)
-                if d.span and all(x.span is None or x.span.line != d.span.line for x in diags):
-                    if not (d.message == "unexpected end of file" and diags[0].message.startswith("unclosed")):
-                        diags.append(d)
+                new_line = d.span and all(x.span is None or x.span.line != d.span.line for x in diags)
+                echo_of_unclosed = d.message == "unexpected end of file" and diags[0].message.startswith("unclosed")
+                if new_line and not echo_of_unclosed:
+                    diags.append(d)
         raise RulesError(diags, {path: text}) from None
     try:
         decls = _Build(path).transform(tree)

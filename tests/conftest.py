@@ -33,6 +33,6 @@ def tempurra(players: int = 4, **params) -> rulesdsl.Game:
     return _load("tempurra.rules", players, tuple(sorted(params.items())))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(name: str, players: int, params: tuple) -> rulesdsl.Game:
     return rulesdsl.load(GAMES / name, players=players, **dict(params))

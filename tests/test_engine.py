@@ -25,7 +25,8 @@ MAX_MOVES = 5000
 def fingerprint(s: rulesdsl.State) -> tuple:
     """Everything that defines a state's future, for comparing two states."""
     return (
-        [list(z) for z in s.zones], list(s.known), list(s.group), s.shuffles, list(s.counters), list(s.vars), s.rng, s.current, s.direction,
+        [list(z) for z in s.zones], list(s.known), list(s.group), s.shuffles, list(s.counters), list(s.vars), s.rng,
+        s.current, s.direction,
         s.next_player, s.continue_from, s.round, s.turn, s.moves, json.dumps(s.stack), s.pending, s.chooser,
         s.options, s.over, list(s.winners),
     )

@@ -7,7 +7,7 @@ helpers below then rewrite hands, plate, discard and the top of the draw pile, a
 deck still holds its 95 cards.
 """
 
-# ruff: noqa: N802  (test names carry the rule number: test_T8a_...)
+
 
 from __future__ import annotations
 

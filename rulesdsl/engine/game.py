@@ -14,9 +14,9 @@ from ..errors import IllegalMove
 from .state import GRID, HAND, PRIVATE, PUBLIC, State
 
 DEFAULT_NAMES = (
-    "alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy rupert sybil"
-    " trent victor walter xavier"
-).split()
+    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
+    "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "xavier",
+)
 
 
 @attrs.frozen

@@ -33,7 +33,8 @@ class State:
     """One game in progress. Read it through its properties and methods; change it with `apply`."""
 
     __slots__ = (
-        "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction", "next_player",
+        "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction",
+        "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "_texts",
     )

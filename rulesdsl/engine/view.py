@@ -23,7 +23,8 @@ def render_event(st: State, ev: tuple, viewer: int) -> str:
     g = st.game
     if masks is None:
         masks = tuple(st.known[c] for c in cards)
-    faces = " ".join(g.card_text[c] if viewer < 0 or m >> viewer & 1 else "?" for c, m in zip(cards, masks, strict=True))
+    pairs = zip(cards, masks, strict=True)
+    faces = " ".join(g.card_text[c] if viewer < 0 or m >> viewer & 1 else "?" for c, m in pairs)
     return text.replace("{}", faces, 1)
 
 
