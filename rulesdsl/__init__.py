@@ -1,6 +1,6 @@
 """rulesdsl: a declarative language for card-game rules, and one engine that runs any game in it.
 
-    game = rulesdsl.load("games/tempurra.rules", players=4)
+    game = rulesdsl.load("games/some_game.rules", players=4)
     state = game.new_game(seed=1)
     while not state.is_over:
         state.apply(state.legal_moves()[0])
