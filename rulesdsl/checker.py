@@ -375,6 +375,8 @@ class Checker:
             if d.name in self.params:
                 self.error(d.span, f"parameter '{d.name}' is declared twice")
                 continue
+            if self._builtin_name(d.name, d.span):
+                continue
             if d.low is not None and (not isinstance(d.value, int) or isinstance(d.value, bool)):
                 self.error(d.span, "only a number parameter can have a range")
             elif d.low is not None and not d.low <= d.value <= d.high:
@@ -430,6 +432,10 @@ class Checker:
         for d in decls:
             if d.name in self.zone_by_name:
                 self.error(d.span, f"zone '{d.name}' is declared twice")
+                continue
+            if self._builtin_name(d.name, d.span) or d.name in self.params:
+                if d.name in self.params:
+                    self.error(d.span, f"'{d.name}' is already a parameter")
                 continue
             shape = vis = None
             refill = None
@@ -534,9 +540,14 @@ class Checker:
             self.var_by_name[d.name] = v
             self.global_names[d.name] = d.span
 
-    def _taken(self, name: str, span: ast.Span) -> bool:
+    def _builtin_name(self, name: str, span: ast.Span) -> bool:
         if name in BUILTIN_VALUES or name in BUILTIN_FUNCS or name in ("it", "players"):
-            self.error(span, f"'{name}' is a built-in name")
+            self.error(span, f"'{name}' is a built-in name", "choose another name")
+            return True
+        return False
+
+    def _taken(self, name: str, span: ast.Span) -> bool:
+        if self._builtin_name(name, span):
             return True
         if name in self.global_names:
             prev = self.global_names[name]

@@ -96,8 +96,10 @@ class Player:
                 self.learned.setdefault(c, st.turn)
             else:
                 self.learned.pop(c, None)
+        # Face-up cards and your own private cards (your hand) stay in sight.
         return frozenset(c for c, t in self.learned.items()
-                         if t < st.turn and g.zone_vis[st.loc[c]] != 2)
+                         if t < st.turn and g.zone_vis[st.loc[c]] != 2
+                         and not (g.zone_vis[st.loc[c]] == 1 and g.zone_owner[st.loc[c]] == self.seat))
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -222,7 +224,7 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
             else:
                 state.apply_index(bots[who].choose(state))
     except RulesRuntimeError as e:
-        print(f"error: the rules failed during play (seed {seed}, move {state.moves + 1}): {e}", file=err)
+        print(f"error: the rules failed during play (seed {seed}, move {state.moves}): {e}", file=err)
         return EXIT_ERROR
     human.new_events()
     human.show()
@@ -373,6 +375,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_simulate(args, out, err)
     except RulesError as e:
         print(e.format(), file=err)
+        # A bad --set value is a mistake on the command line, like a --set without '='.
+        if e.diagnostics and all(d.span is None and d.message.startswith("--set") for d in e.diagnostics):
+            return EXIT_USAGE
         return EXIT_ERROR
     except UsageError as e:
         print(f"rulesdsl {args.command}: error: {e}", file=err)

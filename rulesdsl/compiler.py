@@ -105,7 +105,8 @@ class Compiler:
             first = info.body[0] if info.body else None
             if isinstance(first, ast.Choose) and first.by is None and not first.optional:
                 lead = self.choose_decisions[id(first)]
-            g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead))
+            g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
+                                      first.label if lead is not None else None))
         self._main(main, hook_codes)
         g.fingerprint = _fingerprint(p, g)
         return g
@@ -214,6 +215,7 @@ class Compiler:
         labels["round"] = b.pc
 
         def round_begin(st, env):
+            st.tick()
             st.round += 1
             if st.log is not None:
                 st.event(0, f"== round {st.round} ==")
@@ -262,7 +264,14 @@ class Compiler:
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]
         round_ends = [self.cond_fn(x) for x in p.round_ends]
-        over_cell, round_over_cell = [0], [0]
+        over_cell, round_over_cell, mid_cell = [0], [0], [0]
+
+        def check_game_in_round(st, env):
+            # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
+            for f in game_ends:
+                if f(st):
+                    return mid_cell[0]
+            return None
 
         def check_game(st, env):
             for f in game_ends:
@@ -277,7 +286,7 @@ class Compiler:
             return None
 
         if game_ends:
-            b.emit(check_game, None)
+            b.emit(check_game_in_round, None)
         if round_ends:
             b.emit(check_round, None)
         turn_label = labels["turn"]
@@ -288,6 +297,8 @@ class Compiler:
             b.emit(check_game, None)
         round_label = labels["round"]
         b.emit(lambda st, env: round_label, None)
+        labels["game over in a round"] = mid_cell[0] = b.pc
+        maybe("round end")
         labels["over"] = over_cell[0] = b.pc
         maybe("game end")
         b.emit(self._finish(), None)
@@ -743,7 +754,13 @@ class Compiler:
             b.emit(op, s.span)
             return
         cell = [0]
-        self.end_cells.append(({"turn": "after action", "round": "round over", "game": "over"}[s.what], cell))
+        over = [0]
+        if s.what == "game" and self.unit != "round end":
+            label = "game over in a round"  # the round ends with the game: `round end` runs first
+            self.end_cells.append(("over", over))
+        else:
+            label = {"turn": "after action", "round": "round over", "game": "over"}[s.what]
+        self.end_cells.append((label, cell))
         turn_cell = self.turn_cell
         only_in_turn = s.what == "turn"
 
@@ -753,7 +770,7 @@ class Compiler:
             main = stack[0]
             if only_in_turn and not turn_cell[0] <= main[1] <= turn_cell[1]:
                 return None  # not inside a turn: only the running block ends
-            main[1] = cell[0]
+            main[1] = cell[0] if st.round > 0 or not over[0] else over[0]
             return None
 
         b.emit(op, s.span)
@@ -794,11 +811,24 @@ class Compiler:
         b.emit(op, s.span)
 
     def s_Say(self, s: ast.Say, b):
-        render = self.template(s.text)
+        # Cards in a message show only to the players who know them, like cards in any event.
+        parts = []
+        for part in s.text.parts:
+            if isinstance(part, str):
+                parts.append((lambda text: lambda st, env: (text, ()))(part))
+            elif self.type(part) in (CARD, ZONE, "list[card]"):
+                parts.append(_card_holes(self._cards_fn(part)))
+            else:
+                parts.append(_text_hole(self.formatter(self.expr(part), self.type(part))))
 
         def op(st, env):
             if st.log is not None:
-                st.event(0, render(st, env))
+                texts, cards = [], []
+                for p in parts:
+                    text, cs = p(st, env)
+                    texts.append(text)
+                    cards.extend(cs)
+                st.event(0, "".join(texts), tuple(cards))
 
         b.emit(op, s.span)
 
@@ -949,13 +979,16 @@ class Compiler:
     def _show_fn(self, name: str) -> Fn:
         if name in self.p.defines:
             return self._define_fn(name)
+        if name in self.g.counter_layout:
+            slot = self.g.counter_layout[name][0]
+            return lambda st, env: st.counters[slot]
         slot = self.g.var_layout[name][0]
         return lambda st, env: st.vars[slot]
 
     def _show_type(self, name: str) -> str:
         if name in self.p.defines:
             return self.p.defines[name].type
-        return next(v for v in self.p.vars if v.name == name).type
+        return next(v for v in self.p.vars + self.p.counters if v.name == name).type
 
     def e_PlayersExpr(self, e: ast.PlayersExpr):
         n = self.n
@@ -989,8 +1022,7 @@ class Compiler:
         # a player's attribute (or a list of players')
         name = e.name
         if name == "seat":
-            getter = None
-            one = lambda st, p: p
+            one = lambda st, p: p + 1  # seats count from 1, as on the command line
         elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
             base = g.zone_base[g.zone_spec_names.index(name)]
             if g.zone_shape[base] == GRID:
@@ -1234,6 +1266,18 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+def _card_holes(cards: Fn) -> Fn:
+    def part(st, env):
+        cs = cards(st, env)
+        return ", ".join(["{}"] * len(cs)), cs
+
+    return part
+
+
+def _text_hole(fmt: Fn) -> Fn:
+    return lambda st, env: (fmt(st, env), ())
 
 
 def _no_locals(f: Fn) -> Callable[[State], object]:

@@ -106,7 +106,9 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def players_decl(self, meta, c):
-        return ast.Players(int(c[0]), int(c[1]), int(c[2]) if c[2] is not None else None, span=self.span(meta))
+        low = int(c[0])
+        high = int(c[1]) if c[1] is not None else low
+        return ast.Players(low, high, int(c[2]) if c[2] is not None else None, span=self.span(meta))
 
     @v_args(meta=True)
     def param_decl(self, meta, c):

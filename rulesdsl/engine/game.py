@@ -64,14 +64,15 @@ class Decision:
 
 
 class ActionRt:
-    __slots__ = ("name", "code", "nlocals", "cond", "lead")
+    __slots__ = ("name", "code", "nlocals", "cond", "lead", "lead_label")
 
-    def __init__(self, name, code, nlocals, cond, lead):
+    def __init__(self, name, code, nlocals, cond, lead, lead_label=None):
         self.name = name
         self.code = code
         self.nlocals = nlocals
         self.cond = cond
         self.lead = lead  # the action's first `choose`, merged into the turn decision, or None
+        self.lead_label = lead_label or name  # its moves read "LABEL OPTION": the action's name, or `as`
 
 
 class Game:
@@ -190,7 +191,7 @@ class Game:
         if dec.index == 0:
             for ai, v in st.options:
                 a = self.actions[ai]
-                texts.append(a.name if a.lead is None else f"{a.name} {self.value_text(st, p, a.lead.elem, v)}")
+                texts.append(a.name if a.lead is None else f"{a.lead_label} {self.value_text(st, p, a.lead.elem, v)}")
         else:
             for v in st.options:
                 if v is None:

@@ -403,8 +403,8 @@ class State:
                 known = self.known
                 for i in range(start, len(self.log)):
                     ev = self.log[i]
-                    if ev[4] is None and ev[3]:
-                        self.log[i] = ev[:4] + (tuple(known[c] for c in ev[3]),)
+                    if ev[3]:
+                        self.log[i] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),)
 
     def tick(self) -> None:
         """Called on every backward jump and new turn: a rule that loops with no decision stops here."""
@@ -531,8 +531,10 @@ class State:
                 self.known[c] |= 1 << g.zone_owner[zi]
 
     def event(self, level: int, text: str, cards: tuple = ()) -> None:
-        """Log an event; `{}` in text stands for `cards`, each shown to those who know it."""
-        self.log.append((self.turn, level, text, tuple(cards), None))
+        """Log an event; `{}` in text stands for `cards`, each shown to those who know it then or
+        by the end of the step (a card served face up was seen, even if shuffled away later)."""
+        known = self.known
+        self.log.append((self.turn, level, text, tuple(cards), tuple(known[c] for c in cards)))
 
     def _log_choice(self, dec, value, index: int) -> None:
         g = self.game

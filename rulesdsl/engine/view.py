@@ -23,9 +23,12 @@ def render_event(st: State, ev: tuple, viewer: int) -> str:
     g = st.game
     if masks is None:
         masks = tuple(st.known[c] for c in cards)
-    pairs = zip(cards, masks, strict=True)
-    faces = " ".join(g.card_text[c] if viewer < 0 or m >> viewer & 1 else "?" for c, m in pairs)
-    return text.replace("{}", faces, 1)
+    faces = [g.card_text[c] if viewer < 0 or m >> viewer & 1 else "?" for c, m in zip(cards, masks, strict=True)]
+    if len(faces) > 1 and text.count("{}") == len(faces):
+        for f in faces:  # one hole per card (a `say` message)
+            text = text.replace("{}", f, 1)
+        return text
+    return text.replace("{}", " ".join(faces), 1)
 
 
 def _face(st: State, c: int | None, viewer: int, reveal: bool, hide: frozenset = frozenset()) -> str:
@@ -131,13 +134,15 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
     # A player's second zone (a card in hand, a pile of tricks) only when someone has cards there.
     pzones = pzones[:1] + [(n, b) for n, b in pzones[1:] if any(st.zones[b + p] for p in range(g.players))]
     namew = max(len(n) for n in g.names) + 6
-    header = f"  {'player':<{namew}}" + "".join(f"{name:>8}" for name, _ in counters)
+    widths = [max(8, len(name) + 2) for name, _ in counters]
+    header = f"  {'player':<{namew}}" + "".join(f"{name:>{w}}" for (name, _), w in zip(counters, widths, strict=True))
     header += "".join(f"  {name}" for name, _ in pzones[:1])
     lines.append(header)
     for p in range(g.players):
         label = g.names[p] + (" (you)" if p == viewer else "")
         mark = ">" if p == st.current and not st.over else " "
-        row = f"{mark} {label:<{namew}}" + "".join(f"{st.counters[base + p]:>8}" for _, base in counters)
+        row = f"{mark} {label:<{namew}}" + "".join(
+            f"{st.counters[base + p]:>{w}}" for (_, base), w in zip(counters, widths, strict=True))
         zs = [zone_text(st, base + p, viewer, reveal, hide) for _, base in pzones]
         if zs:
             row += "  " + zs[0]
