@@ -449,6 +449,33 @@ class Statistic(Decl):
 
 
 @attrs.frozen(eq=False)
+class Invariant(Decl):
+    """A condition that must hold after every move; checked by `rulesdsl test`."""
+
+    name: str
+    expr: Expr
+
+
+@attrs.frozen(eq=False)
+class Step(Node):
+    """One line of a scenario: `kind` says which (players, seed, param, put, put_top, turn, set,
+    play, expect, expect_illegal, expect_moves); the other fields hold what it needs."""
+
+    kind: str
+    value: int | bool | str | None = None
+    name: str | None = None
+    texts: tuple[str, ...] = ()
+    expr: Expr | None = None
+    target: tuple[str, ...] = ()
+
+
+@attrs.frozen(eq=False)
+class Scenario(Decl):
+    name: str
+    steps: tuple[Step, ...]
+
+
+@attrs.frozen(eq=False)
 class Import(Decl):
     path: str
 

@@ -179,6 +179,20 @@ class ExprInfo:
     params: tuple[tuple[str, str], ...] = ()
     nlocals: int = 0
     it_slot: int | None = None
+    span: ast.Span | None = None
+
+
+@attrs.define
+class ScenarioInfo:
+    """A scenario, checked: its setting (players, seed, parameters) and its steps, whose
+    expressions are checked with the player names (alice, bob, ...) as values."""
+
+    name: str
+    span: ast.Span
+    players: int
+    seed: int
+    params: dict[str, object]
+    steps: list[tuple[ast.Step, ExprInfo | None]]
 
 
 @attrs.define
@@ -205,6 +219,8 @@ class Program:
     rank: list[tuple[str, ExprInfo]]
     winners: ExprInfo | None
     statistics: list[ExprInfo]
+    invariants: list[ExprInfo]
+    scenarios: list[ScenarioInfo]
     types: dict[int, str]
     refs: dict[int, tuple]
     slots: dict[int, int | tuple[int, int, int]]
@@ -268,6 +284,7 @@ class Checker:
         self.refs: dict[int, tuple] = {}
         self.slots: dict[int, int | tuple[int, int, int]] = {}
         self.has_end_game = False
+        self.scenario_players: dict[str, int] = {}
 
     # -- reporting
     def error(self, span: ast.Span | None, message: str, hint: str | None = None) -> None:
@@ -324,6 +341,8 @@ class Checker:
         self.rank = self._rank(by_type.get(ast.Rank, []))
         self.winners = self._winners(by_type.get(ast.Winners, []))
         self.statistics = self._statistics(by_type.get(ast.Statistic, []))
+        self.invariants = self._invariants(by_type.get(ast.Invariant, []))
+        self.scenarios = self._scenarios(by_type.get(ast.Scenario, []))
         self._whole_game(decls)
         if self.diags:
             raise RulesError(self.diags, self.sources)
@@ -333,7 +352,7 @@ class Checker:
             cards=self.cards, zones=self.zones, counters=self.counters, vars=self.vars, defines=self.defines,
             shows=self.shows, procedures=self.procedures, actions=self.actions, hooks=self.hooks,
             round_ends=self.round_ends, game_ends=self.game_ends, rank=self.rank, winners=self.winners,
-            statistics=self.statistics,
+            statistics=self.statistics, invariants=self.invariants, scenarios=self.scenarios,
             types=self.types, refs=self.refs, slots=self.slots, has_end_game=self.has_end_game,
         )
 
@@ -363,6 +382,7 @@ class Checker:
                 self.error(d.span, "at most 60 players")
             elif not d.low <= default <= d.high:
                 self.error(d.span, f"the default of {default} players is outside {d.low}..{d.high}")
+        self.default_players = default
         n = self.want_players if self.want_players is not None else default
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
             self.error(None, f"this game is for {self.min_players} to {self.max_players} players, not {n}")
@@ -708,6 +728,93 @@ class Checker:
             out.append(ExprInfo(d.name, d.expr, t, nlocals=unit.nslots))
         return out
 
+    def _invariants(self, decls: list[ast.Invariant]) -> list[ExprInfo]:
+        out = []
+        seen: set[str] = set()
+        for d in decls:
+            if d.name in seen:
+                self.error(d.span, f"invariant '{d.name}' is declared twice")
+                continue
+            seen.add(d.name)
+            unit = _Unit(d.name, "expr")
+            self.want(d.expr, BOOL, _Scope(), unit, "an invariant")
+            info = ExprInfo(d.name, d.expr, BOOL, nlocals=unit.nslots)
+            info.span = d.span
+            out.append(info)
+        return out
+
+    def _scenarios(self, decls: list[ast.Scenario]) -> list[ScenarioInfo]:
+        from .engine.game import DEFAULT_NAMES
+
+        out = []
+        seen: set[str] = set()
+        for d in decls:
+            if d.name in seen:
+                self.error(d.span, f"scenario '{d.name}' is declared twice")
+            seen.add(d.name)
+            info = ScenarioInfo(d.name, d.span, self.default_players, 1, {}, [])
+            started = False
+            for step in d.steps:
+                if step.kind in ("players", "seed", "param"):
+                    if started:
+                        self.error(step.span, f"`{step.kind}` sets up the scenario: put it before the first move "
+                                   "or check")
+                    if step.kind == "players":
+                        if not self.min_players <= step.value <= self.max_players:
+                            self.error(step.span, f"this game is for {self.min_players} to {self.max_players} "
+                                       f"players, not {step.value}")
+                        else:
+                            info.players = step.value
+                    elif step.kind == "seed":
+                        info.seed = step.value
+                    else:
+                        self._scenario_param(step, info)
+                    continue
+                started = True
+            names = [n for n in DEFAULT_NAMES[: info.players]]
+            self.scenario_players = {n: i for i, n in enumerate(names)}
+            for step in d.steps:
+                if step.kind in ("players", "seed", "param"):
+                    continue
+                info.steps.append((step, self._scenario_step(step)))
+            self.scenario_players = {}
+            out.append(info)
+        return out
+
+    def _scenario_param(self, step: ast.Step, info: ScenarioInfo) -> None:
+        p = self.params.get(step.name)
+        if p is None:
+            self.error(step.span, f"unknown parameter '{step.name}'", did_you_mean(step.name, self.params))
+            return
+        value = coerce_param(step.value, p.default)
+        if value is None or _kind_of_value(value) != _kind_of_value(p.default):
+            self.error(step.span, f"parameter '{step.name}' takes {_kind_of(p.default)}")
+        elif p.low is not None and not p.low <= value <= p.high:
+            self.error(step.span, f"parameter '{step.name}' must be in {p.low}..{p.high}")
+        else:
+            info.params[step.name] = value
+
+    def _scenario_step(self, step: ast.Step) -> ExprInfo | None:
+        unit = _Unit("scenario", "expr")
+        scope = _Scope()
+        if step.kind in ("put", "put_top"):
+            self.zone_target(step.expr, scope, unit, "where the cards are put")
+        elif step.kind == "turn":
+            self.want(step.expr, PLAYER, scope, unit, "`turn`")
+        elif step.kind == "expect":
+            self.want(step.expr, BOOL, scope, unit, "what is expected")
+        elif step.kind == "set":
+            fake = ast.Assign(step.target, "=", step.expr, span=step.span)
+            t = self.expr(step.expr, scope, unit)
+            target = self._target(fake, scope, unit)
+            if target is not None and not compatible(target, t):
+                self.error(step.expr.span, f"'{'.'.join(step.target)}' holds {describe(target)}, not {describe(t)}")
+            self.refs[id(step)] = self.refs.get(id(fake))
+            self._keep = getattr(self, "_keep", []) + [fake]
+        else:
+            return None
+        return ExprInfo(step.kind, step.expr, BOOL, nlocals=unit.nslots)
+
     def _whole_game(self, decls: list[ast.Decl]) -> None:
         where = decls[0].span if decls else None
         if not self.actions:
@@ -997,6 +1104,9 @@ class Checker:
         if local is not None:
             self.refs[id(e)] = ("local", local[0])
             return local[1]
+        if name in self.scenario_players:
+            self.refs[id(e)] = ("const", self.scenario_players[name])
+            return PLAYER
         if name == "it":
             return self.fail(e.span, "`it` is only defined inside `where` (and in `rank by`)")
         if name in BUILTIN_VALUES:

@@ -12,6 +12,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from . import load
@@ -314,6 +315,94 @@ def _print_stats(d: dict, game, out: TextIO) -> None:
     console.print(t)
 
 
+# ---------------------------------------------------------------- test and replay
+
+
+def companion(path: str) -> str | None:
+    """`games/x.rules` -> `games/x.test.rules`, if that file exists."""
+    p = Path(path)
+    if p.name.endswith(".test.rules"):
+        return None
+    other = p.with_name(p.name.removesuffix(".rules") + ".test.rules")
+    return str(other) if other.exists() else None
+
+
+def cmd_test(args, out: TextIO, err: TextIO) -> int:
+    from .testing import PROFILES, check_properties, run_scenarios
+
+    if args.profile not in PROFILES:
+        raise UsageError(f"--profile must be one of {', '.join(PROFILES)}")
+    if args.games is not None and args.games < 1:
+        raise UsageError("--games must be at least 1")
+    files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
+    for f in files:
+        load(f)  # a file that does not check stops here, with its errors
+    failed = 0
+    total = 0
+    for f in files:
+        for r in run_scenarios(f):
+            total += 1
+            if r.ok:
+                print(f"  ok    {r.name}", file=out)
+            else:
+                failed += 1
+                print(f"  FAIL  {r.name}", file=out)
+                print(f"        {r.failure}", file=out)
+    if total:
+        print(f"scenarios: {total - failed} passed, {failed} failed", file=out)
+    target = files[-1]  # a companion imports the game: its invariants are the game's plus its own
+    game = load(target)
+    inv = len(game.invariants)
+    print(f"generated games ({args.profile} profile): checking {inv} invariant{'s' if inv != 1 else ''} of "
+          f"{Path(target).name} and the engine's own after every move...", file=out)
+    out.flush()
+    res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
+                           max_moves=args.max_moves)
+    if res.ok:
+        print(f"generated games: {res.games} games, {res.moves} moves, no failure", file=out)
+    else:
+        failed += 1
+        t = res.transcript
+        print(f"generated games: FAILED after {res.games} good games", file=out)
+        print(f"  {res.failure}", file=out)
+        if t is not None:
+            saved = t.save(Path(args.save_dir) / f"{Path(target).name.removesuffix('.rules')}-{t.seed}.json")
+            print(f"  shrunk to {len(t.moves)} moves: {t.players} players, parameters {t.params}, seed {t.seed}",
+                  file=out)
+            print("  moves: " + (", ".join(t.moves) if t.moves else "(none: it fails during setup)"), file=out)
+            print(f"  transcript: {saved}", file=out)
+            print(f"  replay it:  rulesdsl replay {target} {saved}", file=out)
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+def cmd_replay(args, out: TextIO, err: TextIO) -> int:
+    from .testing import Failure, Transcript, replay
+
+    try:
+        t = Transcript.from_json(Path(args.transcript).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"no such transcript: {args.transcript}") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"{args.transcript} is not a transcript: {e}") from None
+    if args.seat is not None and not 1 <= args.seat <= t.players:
+        raise UsageError(f"--seat must be between 1 and {t.players}")
+    print(f"Replaying {args.file}: {t.players} players, parameters {t.params}, seed {t.seed}, "
+          f"{len(t.moves)} moves.", file=out)
+    try:
+        for k, (st, move) in enumerate(replay(t, args.file), 1):
+            seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
+            if not args.quiet or move is None:
+                print("", file=out)
+                print(st.view(seat, reveal=args.reveal, events=0), file=out)
+            if move is not None:
+                print(f"--> move {k}: {st.game.names[st.chooser]}: {move}", file=out)
+    except Failure as f:
+        print(f"\nThe failure is reproduced: {f}", file=out)
+        return EXIT_ERROR
+    print("\nThe transcript replays to its end with no failure.", file=out)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -350,6 +439,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-moves", type=int, default=20_000, metavar="M",
                    help="stop a game after M moves and count it as capped (default 20000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    t = sub.add_parser("test", help="run a file's scenarios, then generated games against its invariants")
+    t.add_argument("file", metavar="FILE")
+    t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
+    t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
+    t.add_argument("--profile", default="ci", metavar="ci|long", help="ci: 50 games (default); long: 1000")
+    t.add_argument("--max-moves", type=int, default=10_000, metavar="M",
+                   help="a game longer than this fails: it may never end (default 10000)")
+    t.add_argument("--save-dir", default=".rulesdsl/failures", metavar="DIR",
+                   help="where a failing game's transcript is written")
+
+    r = sub.add_parser("replay", help="play a transcript back, step by step")
+    r.add_argument("file", metavar="FILE")
+    r.add_argument("transcript", metavar="TRANSCRIPT")
+    r.add_argument("--seat", type=int, metavar="K", help="show this seat's view (default: whoever moves)")
+    r.add_argument("--reveal", action="store_true", help="show every card (the full state)")
+    r.add_argument("--quiet", action="store_true", help="show only the moves and the end")
     return p
 
 
@@ -373,6 +478,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_play(args, out, err, inp)
         if args.command == "simulate":
             return cmd_simulate(args, out, err)
+        if args.command == "test":
+            return cmd_test(args, out, err)
+        if args.command == "replay":
+            return cmd_replay(args, out, err)
     except RulesError as e:
         print(e.format(), file=err)
         # A bad --set value is a mistake on the command line, like a --set without '='.

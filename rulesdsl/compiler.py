@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game
+from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
 from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, STACK, SUSPEND, State
 from .errors import Diagnostic, RulesError, RulesRuntimeError
 
@@ -108,8 +108,51 @@ class Compiler:
             g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
                                       first.label if lead is not None else None))
         self._main(main, hook_codes)
+        g.invariants = [(info.name, self.cond_fn(info), info.span, _source(p.files, info.expr.span))
+                        for info in p.invariants]
+        g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
         return g
+
+    def _scenario(self, sc) -> ScenarioRt:
+        steps = []
+        for step, info in sc.steps:
+            kind = step.kind
+            if kind in ("put", "put_top"):
+                data = self._zone_no_locals(step.expr)
+            elif kind == "turn":
+                data = self.cond_fn(info)
+            elif kind == "set":
+                op = self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target)
+                data = (lambda op: lambda st: op(st, []))(op)
+            elif kind == "expect":
+                data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
+            else:
+                data = None
+            steps.append(ScenarioStep(kind, step.texts, data, step.span,
+                                      _source(self.p.files, step.expr.span) if step.expr is not None else ""))
+        return ScenarioRt(sc.name, sc.span, sc.players, sc.seed, dict(sc.params), steps)
+
+    def _zone_no_locals(self, e: ast.Expr) -> Callable[[State], int]:
+        f = self.zone(e)
+        return lambda st: f(st, [])
+
+    def _explain(self, e: ast.Expr, nlocals: int) -> Callable[[State], str]:
+        """For a failed `expect`: the values of the two sides of a comparison, in words."""
+        if not (isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "in")):
+            return lambda st: ""
+        sides = []
+        for side in (e.left, e.right):
+            if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+                continue
+            fmt = self.formatter(self.expr(side), self.type(side))
+            sides.append((_source(self.p.files, side.span), fmt))
+
+        def explain(st):
+            env = [None] * max(nlocals, 1)
+            return "; ".join(f"{src} is {fmt(st, env)}" for src, fmt in sides)
+
+        return explain
 
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)
@@ -547,12 +590,13 @@ class Compiler:
         b.emit(op, s.span)
 
     def s_Assign(self, s: ast.Assign, b):
-        ref = self.p.refs[id(s)]
-        f = self.expr(s.value)
+        b.emit(self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target), s.span)
+
+    def _assign_op(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Fn:
+        f = self.expr(value)
         kind = ref[0]
-        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
+        sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
-        name = ".".join(s.target)
         if kind == "local":
             slot = ref[1]
             if sign:
@@ -579,7 +623,7 @@ class Compiler:
                 if owner is not None:
                     p = owner(st, env)
                     if p is None:
-                        raise RulesRuntimeError(f"'{s.target[0]}' is none")
+                        raise RulesRuntimeError(f"'{target[0]}' is none")
                     slot += p
                     who = names[p] + "."
                 values = getattr(st, attr)
@@ -587,8 +631,7 @@ class Compiler:
                 values[slot] = old + sign * f(st, env) if sign else f(st, env)
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
-        del name
-        b.emit(op, s.span)
+        return op
 
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
@@ -1266,6 +1309,20 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+def _source(files: dict[str, str], span: ast.Span) -> str:
+    """The text of the source between a span's ends (for messages that quote a rule)."""
+    text = files.get(span.file)
+    if text is None or span.line <= 0:
+        return ""
+    lines = text.splitlines()
+    if span.end_line == span.line:
+        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
+    first = lines[span.line - 1][span.column - 1 :]
+    middle = lines[span.line : span.end_line - 1]
+    last = lines[span.end_line - 1][: span.end_column - 1]
+    return " ".join(x.strip() for x in [first, *middle, last])
 
 
 def _card_holes(cards: Fn) -> Fn:

@@ -63,6 +63,25 @@ class Decision:
         self.pass_label = pass_label
 
 
+@attrs.define
+class ScenarioStep:
+    kind: str  # put, put_top, turn, set, play, expect, expect_illegal, expect_moves
+    texts: tuple[str, ...]
+    data: object  # a compiled function (or pair of them) for the steps that evaluate something
+    span: object
+    source: str  # the step's expression as written, for messages
+
+
+@attrs.define
+class ScenarioRt:
+    name: str
+    span: object
+    players: int
+    seed: int
+    params: dict[str, object]
+    steps: list[ScenarioStep]
+
+
 class ActionRt:
     __slots__ = ("name", "code", "nlocals", "cond", "lead", "lead_label")
 
@@ -118,6 +137,8 @@ class Game:
         self.defines: dict[str, Callable] = {}
         self.shows: list[tuple[str, Callable, str]] = []
         self.statistics: list[tuple[str, Callable, str]] = []
+        self.invariants: list[tuple[str, Callable, object, str]] = []  # name, test, span, source
+        self.scenarios: list[ScenarioRt] = []
         # code
         self.codes: list[Code] = []
         self.decisions: list[Decision] = []

@@ -113,10 +113,13 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
         w = ", ".join(g.names[p] for p in st.winners) or "nobody"
         lines.append(f"The game is over. Winner{'s' if len(st.winners) != 1 else ''}: {w}.")
     else:
-        turn = "your" if st.current == viewer else f"{g.names[st.current]}'s"
         who = "you" if st.chooser == viewer else g.names[st.chooser]
-        lines.append(f"It is {turn} turn; direction {'clockwise' if st.direction > 0 else 'counterclockwise'};"
-                     f" {who} to decide.")
+        direction = "clockwise" if st.direction > 0 else "counterclockwise"
+        if st.turn == 0:
+            lines.append(f"Before the first turn; direction {direction}; {who} to decide.")
+        else:
+            turn = "your" if st.current == viewer else f"{g.names[st.current]}'s"
+            lines.append(f"It is {turn} turn; direction {direction}; {who} to decide.")
     lines.append("")
     table = [zi for zi in range(g.nzones) if g.zone_owner[zi] < 0]
     width = max((len(g.zone_names[zi]) for zi in table), default=4)

@@ -1,0 +1,377 @@
+"""Rule testing: scenarios written in the rules language, invariants checked after every move,
+and hypothesis-generated games that try to break both (and the engine's own promises).
+
+Used by `rulesdsl test`, `rulesdsl replay` and the pytest plugin. A failure of a generated game
+is shrunk by hypothesis to a short game and written as a transcript (file, players, parameters,
+seed, moves) that `rulesdsl replay` plays back.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+import attrs
+
+from . import load
+from .engine.game import Game, ScenarioRt
+from .engine.state import State, normalize
+from .errors import IllegalMove, RulesRuntimeError
+
+PROFILES = {"ci": 50, "long": 1000}
+DEFAULT_MAX_MOVES = 10_000
+
+
+# ---------------------------------------------------------------- results
+
+
+@attrs.define
+class Failure(Exception):
+    """A check that did not hold, with where it is written (a span) when it has one."""
+
+    message: str
+    span: object = None
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span is not None and getattr(self.span, "line", 0) else ""
+        return f"{where}{self.message}"
+
+
+@attrs.define
+class ScenarioResult:
+    name: str
+    span: object
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+@attrs.define
+class Transcript:
+    """Everything needed to play a game again: `rulesdsl replay FILE TRANSCRIPT`."""
+
+    file: str
+    players: int
+    params: dict
+    seed: int
+    moves: list[str]
+    failure: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps(attrs.asdict(self), indent=1, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Transcript:
+        data = json.loads(text)
+        return cls(data["file"], data["players"], data.get("params", {}), data["seed"], list(data["moves"]),
+                   data.get("failure", ""))
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(self.to_json() + "\n", encoding="utf-8")
+        return p
+
+
+@attrs.define
+class PropertyResult:
+    games: int
+    moves: int
+    failure: Failure | None = None
+    transcript: Transcript | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+# ---------------------------------------------------------------- checks of a state
+
+
+def engine_problems(st: State) -> str | None:
+    """The engine's own promises about a state: every card in one place, a decision pending
+    until the end, winners that are seats."""
+    g = st.game
+    seen = [c for z in st.zones for c in z if c is not None]
+    if len(seen) != g.ncards or set(seen) != set(range(g.ncards)):
+        return f"card conservation: {g.ncards} cards should be in the zones, found {len(seen)} ({len(set(seen))} distinct)"
+    for zi, z in enumerate(st.zones):
+        for c in z:
+            if c is not None and st.loc[c] != zi:
+                return f"card {g.card_text[c]} is in {g.zone_names[zi]} but recorded elsewhere"
+    if st.is_over:
+        if not st.winners or any(not 0 <= w < g.players for w in st.winners):
+            return f"the game is over but its winners are {st.winners}"
+    elif st.num_moves() < 1 or not 0 <= st.chooser < g.players:
+        return "the game is not over, yet nobody has a move to make"
+    return None
+
+
+def invariant_problems(st: State) -> Failure | None:
+    """The first of the game's `invariant` declarations that does not hold, if any."""
+    for name, test, span, source in st.game.invariants:
+        try:
+            ok = test(st)
+        except RulesRuntimeError as e:
+            return Failure(f"invariant '{name}' could not be evaluated: {e}", span)
+        if not ok:
+            return Failure(f"invariant '{name}' does not hold: {source}", span)
+    problem = engine_problems(st)
+    return Failure(problem) if problem else None
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+@lru_cache(maxsize=64)
+def _load(path: str, players: int, params: tuple) -> Game:
+    return load(path, players=players, **dict(params))
+
+
+def scenario_settings(path: str | Path) -> list[ScenarioRt]:
+    """The scenarios of a file (as compiled for its default setting: names, spans, settings)."""
+    return list(load(path).scenarios)
+
+
+def run_scenarios(path: str | Path, only: str | None = None) -> list[ScenarioResult]:
+    base = load(path)
+    results = []
+    for i, sc in enumerate(base.scenarios):
+        if only is not None and sc.name != only:
+            continue
+        results.append(run_scenario(path, i))
+    return results
+
+
+def run_scenario(path: str | Path, index: int) -> ScenarioResult:
+    """Play scenario number `index` of a file and check what it expects."""
+    base = load(path)
+    sc0 = base.scenarios[index]
+    game = _load(str(path), sc0.players, tuple(sorted(sc0.params.items())))
+    sc = game.scenarios[index]
+    result = ScenarioResult(sc.name, sc.span)
+    try:
+        _play_scenario(game, sc)
+    except Failure as f:
+        result.failure = f
+    return result
+
+
+def _play_scenario(game: Game, sc: ScenarioRt) -> None:
+    st = game.new_game(sc.seed)
+    for step in sc.steps:
+        try:
+            _step(game, st, step)
+        except Failure as f:
+            if f.span is None:
+                f.span = step.span
+            raise
+        except RulesRuntimeError as e:
+            raise Failure(f"the rules failed: {e}", step.span) from None
+        except (KeyError, ValueError, IllegalMove) as e:
+            raise Failure(str(e).strip("'\""), step.span) from None
+
+
+def _moves_text(st: State) -> str:
+    if st.is_over:
+        return "the game is over"
+    who = st.game.names[st.chooser]
+    return f"{who} may: " + ", ".join(st.move_texts())
+
+
+def _step(game: Game, st: State, step) -> None:
+    kind = step.kind
+    if kind in ("put", "put_top"):
+        zi = step.data(st)
+        owner = game.zone_owner[zi]
+        spec = game.zone_spec_names[game.zone_spec[zi]]
+        game.arrange(st, spec, list(step.texts), owner if owner >= 0 else None, top=kind == "put_top")
+    elif kind == "turn":
+        seat = step.data(st)
+        if st.pending != 0:
+            raise Failure(f"`turn` needs a turn's action to be pending, but {_moves_text(st)}")
+        game.force_turn(st, seat)
+    elif kind == "set":
+        step.data(st)
+        game.refresh_pending(st)
+    elif kind == "play":
+        for text in step.texts:
+            if st.is_over:
+                raise Failure(f"cannot play '{text}': the game is over")
+            if normalize(text) not in [normalize(t) for t in st.move_texts()]:
+                raise Failure(f"'{text}' is not a legal move: {_moves_text(st)}")
+            st.apply(text)
+    elif kind == "expect":
+        test, explain = step.data
+        if not test(st):
+            detail = explain(st)
+            raise Failure(f"expected {step.source}" + (f", but {detail}" if detail else ", but it is not so"))
+    elif kind == "expect_illegal":
+        text = step.texts[0]
+        if normalize(text) in [normalize(t) for t in st.move_texts()]:
+            raise Failure(f"expected '{text}' to be illegal, but it is a legal move ({_moves_text(st)})")
+    elif kind == "expect_moves":
+        want = sorted(normalize(t) for t in step.texts)
+        got = sorted(normalize(t) for t in st.move_texts())
+        if want != got:
+            raise Failure(f"expected the moves {list(step.texts)}, but {_moves_text(st)}")
+
+
+# ---------------------------------------------------------------- generated games
+
+
+def _param_strategies(game: Game):
+    from hypothesis import strategies as hs
+
+    out = {}
+    for name, (default, low, high) in game.param_ranges.items():
+        if isinstance(default, bool):
+            out[name] = hs.booleans()
+        elif isinstance(default, int) and low is not None:
+            out[name] = hs.integers(low, high)
+    return out
+
+
+def check_properties(path: str | Path, games: int | None = None, seed: int | None = None, profile: str = "ci",
+                     max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
+                     ) -> PropertyResult:
+    """Have hypothesis generate games (players, parameters, seed, every choice) and check, after
+    every move, the game's invariants and the engine's promises; at the end of a game, that it
+    replays exactly from its seed and moves. A failure is shrunk to a short game."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hseed
+    from hypothesis import strategies as hs
+
+    path = str(path)
+    base = load(path)
+    examples = games if games is not None else PROFILES.get(profile, PROFILES["ci"])
+    params_st = _param_strategies(base)
+    last: dict = {}
+    counts = {"games": 0, "moves": 0}
+
+    @settings(max_examples=examples, deadline=None, database=None, verbosity=Verbosity.quiet,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              derandomize=seed is None)
+    @given(data=hs.data())
+    def one_game(data):
+        players = data.draw(hs.integers(base.min_players, base.max_players), label="players")
+        params = {name: data.draw(s, label=name) for name, s in params_st.items()}
+        game_seed = data.draw(hs.integers(0, 2**32 - 1), label="seed")
+        game = _load(path, players, tuple(sorted(params.items())))
+        transcript = Transcript(path, players, params, game_seed, [])
+        last["transcript"] = transcript
+        try:
+            moves = _generated_game(game, game_seed, transcript, data, max_moves)
+        except Failure as f:
+            transcript.failure = str(f)
+            last["failure"] = f
+            raise
+        counts["games"] += 1
+        counts["moves"] += moves
+        if progress is not None:
+            progress(counts["games"])
+
+    if seed is not None:
+        one_game = hseed(seed)(one_game)
+    try:
+        one_game()
+    except Failure:
+        failure = last.get("failure")
+        return PropertyResult(counts["games"], counts["moves"], failure, last.get("transcript"))
+    return PropertyResult(counts["games"], counts["moves"])
+
+
+def _generated_game(game: Game, seed: int, transcript: Transcript, data, max_moves: int) -> int:
+    from hypothesis import strategies as hs
+
+    try:
+        st = game.new_game(seed, log=False)  # the log is the CLI's; the engine tests cover it
+    except RulesRuntimeError as e:
+        raise Failure(f"the rules failed while setting up: {e}") from None
+    _check_now(st, transcript)
+    indices: list[int] = []
+    while not st.is_over:
+        if len(indices) >= max_moves:
+            raise Failure(f"the game did not end within {max_moves} moves")
+        n = st.num_moves()
+        i = data.draw(hs.integers(0, n - 1)) if n > 1 else 0
+        text = st.move_texts()[i]
+        transcript.moves.append(text)
+        indices.append(i)
+        try:
+            st.apply_index(i)
+        except RulesRuntimeError as e:
+            raise Failure(f"the rules failed at move {len(indices)} ('{text}'): {e}") from None
+        _check_now(st, transcript)
+        if len(indices) % 37 == 1:
+            _check_copies(st, transcript, random.Random(len(indices)))
+    # Replay: the same seed and moves give the same game.
+    again = game.new_game(seed, log=False)
+    for i in indices:
+        again.apply_index(i)
+    if _core(again) != _core(st):
+        raise Failure("replaying the same seed and moves gave a different game")
+    return len(indices)
+
+
+def _check_now(st: State, transcript: Transcript) -> None:
+    problem = invariant_problems(st)
+    if problem is not None:
+        if transcript.moves:
+            problem.message += f" (after move {len(transcript.moves)}, '{transcript.moves[-1]}')"
+        else:
+            problem.message += " (after setup)"
+        raise problem
+
+
+def _core(st: State) -> str:
+    data = json.loads(st.to_json())
+    data.pop("log", None)
+    return json.dumps(data, sort_keys=True)
+
+
+def _check_copies(st: State, transcript: Transcript, rng: random.Random) -> None:
+    """A saved and reloaded state is the same state; a seat cannot tell apart worlds that differ
+    only in cards it does not know."""
+    text = st.to_json()
+    if st.game.state_from_json(text).to_json() != text:
+        raise Failure(f"saving and loading the state after move {len(transcript.moves)} changed it")
+    if st.is_over:
+        return
+    p = st.chooser
+    other = st.determinize(p, rng)
+    if other.view(p) != st.view(p) or other.move_texts() != st.move_texts():
+        raise Failure(f"{st.game.names[p]}'s view or moves after move {len(transcript.moves)} depend on cards "
+                      f"{st.game.names[p]} does not know")
+
+
+# ---------------------------------------------------------------- replay
+
+
+def replay(transcript: Transcript, path: str | Path | None = None) -> Iterator[tuple[State, str | None]]:
+    """Play a transcript back: yields the state before each move with the move, then the final
+    state with None. Raises Failure if a move is not legal or a check fails (as it did)."""
+    game = load(path or transcript.file, players=transcript.players, **transcript.params)
+    st = game.new_game(transcript.seed)
+    problem = invariant_problems(st)
+    if problem is not None:
+        problem.message += " (after setup)"
+        raise problem
+    for k, text in enumerate(transcript.moves, 1):
+        yield st, text
+        if st.is_over or normalize(text) not in [normalize(t) for t in st.move_texts()]:
+            raise Failure(f"move {k}, '{text}', is not legal here: {_moves_text(st)}")
+        try:
+            st.apply(text)
+        except RulesRuntimeError as e:
+            raise Failure(f"the rules failed at move {k} ('{text}'): {e}") from None
+        problem = invariant_problems(st)
+        if problem is not None:
+            problem.message += f" (after move {k}, '{text}')"
+            raise problem
+    yield st, None
