@@ -100,6 +100,7 @@ BUILTIN_FUNCS = {
 PLAYER_BUILTIN_ATTRS = {"seat": INT}
 CARD_BUILTIN_ATTRS = {"kind": STR}
 SHAPES = ("stack", "hand", "grid")
+MAX_CARDS = 10_000
 VISIBILITIES = ("public", "hidden", "private")
 HOOKS = ("setup", "round start", "round end", "turn start", "turn end", "game end")
 
@@ -376,15 +377,24 @@ class Checker:
             d = decls[0]
             self.min_players, self.max_players = d.low, d.high
             default = d.default if d.default is not None else d.low
+            bad = True
             if d.low < 1 or d.high < d.low:
                 self.error(d.span, f"bad player range {d.low}..{d.high}")
             elif d.high > 60:
                 self.error(d.span, "at most 60 players")
             elif not d.low <= default <= d.high:
                 self.error(d.span, f"the default of {default} players is outside {d.low}..{d.high}")
+            else:
+                bad = False
+            if bad:  # one error for one mistake: go on checking with something sane
+                self.min_players, self.max_players = 1, 60
+                default = max(1, min(default, 60))
         self.default_players = default
         n = self.want_players if self.want_players is not None else default
-        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+        if isinstance(n, bool) or not isinstance(n, int):
+            self.error(None, f"the number of players must be a whole number, not {n!r}")
+            n = default
+        elif not self.min_players <= n <= self.max_players:
             self.error(None, f"this game is for {self.min_players} to {self.max_players} players, not {n}")
             n = max(self.min_players, 1)
         self.n_players = n
@@ -405,16 +415,16 @@ class Checker:
         for name, raw in self.overrides.items():
             info = self.params.get(name)
             if info is None:
-                self.error(None, f"--set {name}: the game has no parameter '{name}'",
+                self.error(None, f"parameter '{name}': the game has no such parameter",
                            did_you_mean(name, self.params) or
                            (f"its parameters: {', '.join(self.params)}" if self.params else "it has no parameters"))
                 continue
             value = coerce_param(raw, info.default)
             if value is None:
-                self.error(None, f"--set {name}={raw}: expected {_kind_of(info.default)}")
+                self.error(None, f"parameter {name}={raw}: expected {_kind_of(info.default)}")
                 continue
             if info.low is not None and not info.low <= value <= info.high:
-                self.error(None, f"--set {name}={raw}: out of range {info.low}..{info.high}")
+                self.error(None, f"parameter {name}={raw}: out of range {info.low}..{info.high}")
                 continue
             info.value = value
 
@@ -519,6 +529,10 @@ class Checker:
                     continue
                 if cc.count < 1:
                     self.error(cc.span, "a card count must be at least 1")
+                    continue
+                if cc.count > MAX_CARDS or len(self.cards) + cc.count > MAX_CARDS:
+                    self.error(cc.span, f"too many cards: a game has at most {MAX_CARDS}")
+                    continue
                 values = dict(zip(k.attrs, cc.values, strict=True))
                 for a, v in values.items():
                     t = _kind_of_value(v)
@@ -842,6 +856,10 @@ class Checker:
         return got
 
     def zone_target(self, e: ast.Expr, scope, unit, what="this") -> None:
+        if isinstance(e, ast.Name) and not self._known_name(e.id, scope):
+            self.error(e.span, f"unknown zone '{e.id}'", did_you_mean(e.id, self.zone_by_name))
+            self.types[id(e)] = ANY
+            return
         got = self.expr(e, scope, unit)
         if got not in (ZONE, ANY):
             hint = None
@@ -855,6 +873,11 @@ class Checker:
         got = self.expr(e, scope, unit)
         if got not in (CARD, ZONE, "list[card]", ANY, NONE):
             self.error(e.span, f"{what} must be a card or cards, but this is {describe(got)}")
+
+    def _known_name(self, name: str, scope: _Scope) -> bool:
+        return (scope.lookup(name) is not None or name in BUILTIN_VALUES or name in self.params
+                or name in self.var_by_name or name in self.zone_by_name or name in self.defines
+                or name in self.scenario_players or name == "it")
 
     def s_Move(self, s: ast.Move, scope, unit):
         self.cards_arg(s.what, scope, unit, "what is moved")
@@ -923,8 +946,10 @@ class Checker:
         if target_t is None:
             return
         if s.op != "=":
-            if not compatible(INT, target_t) or not compatible(INT, t):
-                self.error(s.span, f"`{s.op}` needs numbers on both sides")
+            if not compatible(INT, target_t) or target_t == NONE:
+                self.error(s.span, f"`{s.op}` changes a number, and '{'.'.join(s.target)}' holds {describe(target_t)}")
+            elif not compatible(INT, t) or t == NONE:
+                self.error(s.value.span, f"`{s.op}` needs a number, but this is {describe(t)}")
             return
         if not compatible(target_t, t):
             self.error(s.value.span, f"'{'.'.join(s.target)}' holds {describe(target_t)}, not {describe(t)}")

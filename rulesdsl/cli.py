@@ -36,6 +36,11 @@ def _parse_sets(items: list[str] | None) -> dict[str, str]:
     return out
 
 
+def _bad_parameters(e: RulesError) -> bool:
+    """A bad --set value is a mistake on the command line, like a --set without '='."""
+    return bool(e.diagnostics) and all(d.span is None and d.message.startswith("parameter") for d in e.diagnostics)
+
+
 def _load(args) -> object:
     return load(args.file, players=args.players, **_parse_sets(args.set))
 
@@ -51,7 +56,7 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             game = load(path, players=args.players, **params)
         except RulesError as e:
             print(e.format(), file=err)
-            status = EXIT_ERROR
+            status = max(status, EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR)
             continue
         print(
             f"{path}: ok: {game.name}, {game.min_players}-{game.max_players} players, {game.ncards} cards, "
@@ -250,6 +255,8 @@ def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.max_moves < 1:
+        raise UsageError("--max-moves must be at least 1")
     game = _load(args)
     bots = [s.strip() for s in args.bots.split(",") if s.strip()] or ["random"]
     try:
@@ -406,8 +413,21 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
 # ---------------------------------------------------------------- main
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse writing its messages to the streams `main` was given (tests, embedding)."""
+
+    streams: tuple[TextIO, TextIO] | None = None
+
+    def _print_message(self, message, file=None):
+        if message and self.streams is not None:
+            out, err = self.streams
+            (out if file is sys.stdout else err).write(message)
+        else:
+            super()._print_message(message, file)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate.")
+    p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -464,10 +484,13 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     err = stderr or sys.stderr
     inp = stdin or sys.stdin
     parser = build_parser()
+    _Parser.streams = (out, err)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    finally:
+        _Parser.streams = None
     if args.command is None:
         parser.print_help(out)
         return EXIT_USAGE
@@ -484,10 +507,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_replay(args, out, err)
     except RulesError as e:
         print(e.format(), file=err)
-        # A bad --set value is a mistake on the command line, like a --set without '='.
-        if e.diagnostics and all(d.span is None and d.message.startswith("--set") for d in e.diagnostics):
-            return EXIT_USAGE
-        return EXIT_ERROR
+        return EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR
     except UsageError as e:
         print(f"rulesdsl {args.command}: error: {e}", file=err)
         return EXIT_USAGE

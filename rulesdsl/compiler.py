@@ -123,8 +123,7 @@ class Compiler:
             elif kind == "turn":
                 data = self.cond_fn(info)
             elif kind == "set":
-                op = self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target)
-                data = (lambda op: lambda st: op(st, []))(op)
+                data = _no_locals(self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target))
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:

@@ -632,6 +632,12 @@ def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
         hint = None
+        rest_of_line = text[e.pos_in_stream + 1 :].split("\n", 1)[0]
+        if ch == '"' and '"' not in rest_of_line:
+            return Diagnostic(ast.Span(path, line, col, line, col + 1), "unterminated string",
+                              'close it with " on the same line')
+        if ch.isalpha() and not ch.isascii():
+            hint = "names are written with ASCII letters, digits and _ (texts in double quotes may use any)"
         if ch == "'":
             hint = "strings are written in double quotes"
         elif ch == "=" and text[e.pos_in_stream : e.pos_in_stream + 2] != "==":
@@ -639,12 +645,16 @@ def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         return Diagnostic(ast.Span(path, line, col, line, col + 1), f"unexpected character {ch!r}", hint)
     assert isinstance(e, UnexpectedToken)
     tok = e.token
-    if str(tok) in DECL_WORDS and tok.column == 1:
-        opened = _unclosed(text[: tok.start_pos], path)
+    line_start = text.rfind("\n", 0, tok.start_pos) + 1
+    first_word = re.match(r"[A-Za-z_]+", text[line_start:])
+    if first_word and first_word.group(0) in DECL_WORDS:
+        # A declaration begins on this line, yet the parser is still inside a block.
+        opened = _unclosed(text[:line_start], path)
         if opened is not None:
+            decl_line = text.count("\n", 0, line_start) + 1
             return Diagnostic(
                 opened.span,
-                f"{opened.message} before the declaration at line {tok.line}",
+                f"{opened.message} before the declaration at line {decl_line}",
                 opened.hint,
             )
     span = ast.Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
@@ -730,27 +740,57 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
     try:
         tree = parser.parse(text, start="start")
     except UnexpectedInput as first:
-        diags = [_diagnose(first, path, text)]
-        # Recovery: parse each declaration alone, padded so positions stay true.
-        for s, e in _split_decls(text):
-            chunk = text[s:e]
-            prefix = re.sub(r"[^\n]", " ", text[:s])
-            try:
-                parser.parse(prefix + chunk, start="start")
-            except UnexpectedInput as err:
-                d = _diagnose(err, path, prefix + chunk)
-                new_line = d.span and all(x.span is None or x.span.line != d.span.line for x in diags)
-                echo_of_unclosed = d.message == "unexpected end of file" and diags[0].message.startswith("unclosed")
-                if new_line and not echo_of_unclosed:
-                    diags.append(d)
-        raise RulesError(diags, {path: text}) from None
+        raise RulesError(_recover(text, path, first), {path: text}) from None
+    except RecursionError:
+        raise RulesError([_too_deep(path)], {path: text}) from None
     try:
         decls = _Build(path).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, RulesError):
             raise RulesError(e.orig_exc.diagnostics, {path: text}) from None
+        if isinstance(e.orig_exc, RecursionError):
+            raise RulesError([_too_deep(path)], {path: text}) from None
         raise
+    except RecursionError:
+        raise RulesError([_too_deep(path)], {path: text}) from None
     return ast.RulesFile(path, text, tuple(decls), span=ast.Span(path, 1, 1, 1, 1))
+
+
+def _too_deep(path: str) -> Diagnostic:
+    return Diagnostic(ast.Span(path, 1, 1, 1, 2), "the rules nest too deeply to read",
+                      "split long expressions and deep blocks with `define` and `procedure`")
+
+
+def _recover(text: str, path: str, first: UnexpectedInput) -> list[Diagnostic]:
+    """Every syntax error: each top-level declaration is parsed alone, padded so positions stay
+    true. A declaration cut short by the next one is reported as unfinished, once."""
+    parser = lark_parser()
+    chunks = _split_decls(text)
+    diags: list[Diagnostic] = []
+    for k, (s, e) in enumerate(chunks):
+        chunk = text[s:e]
+        padded = re.sub(r"[^\n]", " ", text[:s]) + chunk
+        try:
+            parser.parse(padded, start="start")
+        except UnexpectedInput as err:
+            at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
+            d = _diagnose(err, path, padded)
+            if at_end and k < len(chunks) - 1 and not d.message.startswith("unclosed"):
+                d = _unfinished(padded, path, err)
+            diags.append(d)
+        except RecursionError:
+            diags.append(_too_deep(path))
+    return diags or [_diagnose(first, path, text)]
+
+
+def _unfinished(text: str, path: str, err: UnexpectedInput) -> Diagnostic:
+    """A declaration that stops before it is complete (the next one begins on the next line)."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    col = len(body) - (body.rfind("\n") + 1)
+    expected = getattr(err, "expected", None)
+    hint = f"expected {_describe_expected(expected)}" if expected else None
+    return Diagnostic(ast.Span(path, line, col, line, col + 1), "this declaration is unfinished", hint)
 
 
 def parse_file(path: str | Path) -> ast.RulesFile:

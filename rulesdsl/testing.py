@@ -99,7 +99,8 @@ def engine_problems(st: State) -> str | None:
     g = st.game
     seen = [c for z in st.zones for c in z if c is not None]
     if len(seen) != g.ncards or set(seen) != set(range(g.ncards)):
-        return f"card conservation: {g.ncards} cards should be in the zones, found {len(seen)} ({len(set(seen))} distinct)"
+        return (f"card conservation: {g.ncards} cards should be in the zones, "
+                f"found {len(seen)} ({len(set(seen))} distinct)")
     for zi, z in enumerate(st.zones):
         for c in z:
             if c is not None and st.loc[c] != zi:

@@ -555,9 +555,6 @@ def test_missing_brace_before_a_keyword_declaration_names_the_brace_and_the_decl
     assert "unclosed '{'" in ds[0].message and "line 6" in ds[0].message
 
 
-@pytest.mark.xfail(strict=True, reason="a declaration word that is also a valid NAME (`action b`, `zone d`, "
-                                       "`game ends`) is read as a statement; the error is \"unexpected 'b'\" "
-                                       "instead of naming the unclosed '{'")
 @pytest.mark.parametrize("next_decl", ["action b {\n}", "zone d: stack", "game ends when yes", "players 2..4"])
 def test_missing_brace_before_the_next_declaration_names_the_brace(next_decl):
     text = f'game "x"\naction a {{\n    say "hi"\n\n{next_decl}\n'
@@ -614,24 +611,18 @@ def test_errors_in_several_blocks_are_all_reported():
     assert [d.span.line for d in ds] == [3, 5, 9]
 
 
-@pytest.mark.xfail(strict=True, reason="an unfinished declaration mid-file is reported twice (once from the "
-                                       "whole-file parse, once from recovery), and recovery says "
-                                       "'unexpected end of file' although the file goes on")
 def test_an_unfinished_declaration_mid_file_gives_one_error():
     ds = errors('game "x"\nplayers 2..\nzone z: stack\n')
     assert len(ds) == 1
     assert all("end of file" not in d.message for d in ds)
 
 
-@pytest.mark.xfail(strict=True, reason="the error on the line after an unfinished declaration is dropped "
-                                       "(recovery skips any line that already has a diagnostic)")
 def test_an_error_right_after_an_unfinished_declaration_is_reported():
     ds = errors('game "x"\nplayers 2..\nzone z stack\n')
     assert (3, 8) in [where(d) for d in ds]
     assert len(ds) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="an unterminated string is reported as \"unexpected character '\\\"'\"")
 def test_unterminated_string_says_so():
     (d,) = errors('game "Tempurra\nplayers 2..4\n')
     assert where(d) == (1, 6)
@@ -696,8 +687,6 @@ def test_malformed_input_raises_only_rules_error(text):
         assert "Traceback" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="deep nesting overflows Python's stack in the Transformer: "
-                                       "RecursionError / lark VisitError instead of a RulesError")
 @pytest.mark.parametrize(
     "text",
     [
