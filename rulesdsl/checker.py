@@ -89,13 +89,15 @@ BUILTIN_VALUES = {
     "counterclockwise": DIRECTION,
     "player_count": INT,
     "winners": "list[player]",
+    "game_over": BOOL,
+    "decider": PLAYER,
 }
 # name -> (minimum args, maximum args); result types are worked out in _call.
 BUILTIN_FUNCS = {
     "count": (1, 1), "sum": (1, 1), "min": (1, 2), "max": (1, 2), "any": (1, 1), "empty": (1, 1),
     "top": (1, 1), "bottom": (1, 1), "first": (1, 1), "last": (1, 1), "random": (1, 1),
     "next": (1, 1), "previous": (1, 1), "distinct": (1, 1), "abs": (1, 1), "owner": (1, 1),
-    "place": (1, 1), "zone_of": (1, 1), "sorted": (1, 1),
+    "place": (1, 1), "zone_of": (1, 1), "sorted": (1, 1), "knows": (2, 2),
 }
 PLAYER_BUILTIN_ATTRS = {"seat": INT}
 CARD_BUILTIN_ATTRS = {"kind": STR}
@@ -1291,6 +1293,12 @@ class Checker:
             if not compatible(INT, a):
                 self.error(e.args[0].span, f"abs() needs a number, not {describe(a)}")
             return INT
+        if f == "knows":
+            if not compatible(PLAYER, a):
+                self.error(e.args[0].span, f"knows() needs a player first, not {describe(a)}")
+            if not compatible(CARD, args[1]):
+                self.error(e.args[1].span, f"knows() needs a card second, not {describe(args[1])}")
+            return BOOL
         if f in ("owner", "place", "zone_of"):
             if not compatible(CARD, a):
                 self.error(e.args[0].span, f"{f}() needs a card, not {describe(a)}")

@@ -1002,6 +1002,10 @@ class Compiler:
                 return lambda st, env: n
             if name == "winners":
                 return lambda st, env: st.winners
+            if name == "game_over":
+                return lambda st, env: st.over
+            if name == "decider":
+                return lambda st, env: None if st.over or st.chooser < 0 else st.chooser
         raise AssertionError(ref)
 
     def _define_fn(self, name: str) -> Fn:
@@ -1166,6 +1170,10 @@ class Compiler:
         if f == "abs":
             return lambda st, env: abs(a(st, env))
         g = self.g
+        if f == "knows":
+            b = args[1]
+            return lambda st, env: (p := a(st, env)) is not None and (c := b(st, env)) is not None \
+                and bool(st.known[c] >> p & 1)
         if f == "owner":
             return lambda st, env: None if (c := a(st, env)) is None or g.zone_owner[st.loc[c]] < 0 \
                 else g.zone_owner[st.loc[c]]

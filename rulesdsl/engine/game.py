@@ -369,8 +369,12 @@ class Game:
             chosen.append(c)
             taken.add(c)
         target = st.zones[zi]
-        displaced = [] if top else [c for c in target if c is not None and c not in taken]
         moving_in = sum(1 for c in chosen if st.loc[c] != zi)
+        spare = [c for c in target if c is not None and c not in taken]
+        # On top: a card brought in from a grid trades places with one of the zone's bottom cards,
+        # so no place of a grid is left empty; one from a pile or a hand just leaves it.
+        from_grids = sum(1 for c in chosen if st.loc[c] != zi and self.zone_shape[st.loc[c]] == GRID)
+        displaced = spare[:from_grids] if top else spare
         homes = [z for z in range(self.nzones)
                  if z != zi and self.zone_vis[z] == 0 and self.zone_owner[z] < 0 and self.zone_shape[z] != GRID]
         if len(displaced) > moving_in and not homes:
@@ -384,6 +388,8 @@ class Game:
                 k = st.zones[z].index(c)
                 st.zones[z][k] = None
                 holes.append((z, k))
+        if top:
+            holes = [h for h in holes if self.zone_shape[h[0]] == GRID]
         for c in displaced:
             if not holes:
                 break
@@ -402,7 +408,7 @@ class Game:
                 st.loc[c] = home
                 self._reset_knowledge(st, c, home)
         if top:
-            target[:] = [c for c in target if c not in taken] + chosen
+            target[:] = [c for c in target if c is not None and c not in taken and st.loc[c] == zi] + chosen
         else:
             target[:] = chosen
         for c in chosen:

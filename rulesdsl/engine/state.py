@@ -353,11 +353,12 @@ class State:
     def set_cards(self, zone: str, faces: list[str], player: int | None = None, *, top: bool = False) -> None:
         """Arrange cards for a test (a stacked deck): make `zone` hold cards with these faces.
 
-        Without `top`, the zone's content becomes exactly `faces` (bottom to top). With `top`,
-        cards of these faces end on top of the zone, the last face on top. A card is taken from
-        the zone itself if it holds one of that face (so stacking a draw pile only reorders it),
-        else from a face-down pile of the table, else from anywhere. The zone's displaced cards
-        take the places those cards left. Knowledge is reset by the zone's rules (a hidden zone:
+        Without `top`, the zone's content becomes exactly `faces` (bottom to top), and its
+        displaced cards take the places the new ones left. With `top`, cards of these faces end
+        on top of the zone, the last face on top. A card is taken from the zone itself if it
+        holds one of that face (so stacking a draw pile only reorders it), else from a face-down
+        pile of the table, else from anywhere; one taken from a grid is replaced there by one of
+        the zone's bottom cards, so no place is left empty. Knowledge is reset by the zone's rules (a hidden zone:
         nobody knows the card; a private one: its owner). Raises ValueError, changing nothing,
         if displaced cards would have no place.
         """
