@@ -376,7 +376,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
             saved = t.save(Path(args.save_dir) / f"{Path(target).name.removesuffix('.rules')}-{t.seed}.json")
             print(f"  shrunk to {len(t.moves)} moves: {t.players} players, parameters {t.params}, seed {t.seed}",
                   file=out)
-            print("  moves: " + (", ".join(t.moves) if t.moves else "(none: it fails during setup)"), file=out)
+            shown = ", ".join(t.moves[:40]) + (f", ... ({len(t.moves) - 40} more)" if len(t.moves) > 40 else "")
+            print("  moves: " + (shown if t.moves else "(none: it fails during setup)"), file=out)
             print(f"  transcript: {saved}", file=out)
             print(f"  replay it:  rulesdsl replay {target} {saved}", file=out)
     return EXIT_ERROR if failed else EXIT_OK

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -240,11 +241,11 @@ def _param_strategies(game: Game):
 
 def check_properties(path: str | Path, games: int | None = None, seed: int | None = None, profile: str = "ci",
                      max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
-                     ) -> PropertyResult:
+                     shrink_seconds: float = 30.0) -> PropertyResult:
     """Have hypothesis generate games (players, parameters, seed, every choice) and check, after
     every move, the game's invariants and the engine's promises; at the end of a game, that it
     replays exactly from its seed and moves. A failure is shrunk to a short game."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
     from hypothesis import seed as hseed
     from hypothesis import strategies as hs
 
@@ -260,6 +261,10 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
               derandomize=seed is None)
     @given(data=hs.data())
     def one_game(data):
+        # Shrinking replays games again and again; a game that never ends makes each try long.
+        # Past the budget, further tries are rejected and the shortest failure so far stands.
+        if "since" in last and time.monotonic() - last["since"] > shrink_seconds:
+            reject()
         players = data.draw(hs.integers(base.min_players, base.max_players), label="players")
         params = {name: data.draw(s, label=name) for name, s in params_st.items()}
         game_seed = data.draw(hs.integers(0, 2**32 - 1), label="seed")
@@ -270,7 +275,10 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
             moves = _generated_game(game, game_seed, transcript, data, max_moves)
         except Failure as f:
             transcript.failure = str(f)
-            last["failure"] = f
+            best = last.get("best")
+            if best is None or len(transcript.moves) <= len(best[1].moves):
+                last["best"] = (f, transcript)
+            last.setdefault("since", time.monotonic())
             raise
         counts["games"] += 1
         counts["moves"] += moves
@@ -281,9 +289,11 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
         one_game = hseed(seed)(one_game)
     try:
         one_game()
-    except Failure:
-        failure = last.get("failure")
-        return PropertyResult(counts["games"], counts["moves"], failure, last.get("transcript"))
+    except Exception:  # noqa: BLE001 - a Failure, or hypothesis giving up on a budget-cut shrink
+        if "best" not in last:
+            raise
+        failure, transcript = last["best"]
+        return PropertyResult(counts["games"], counts["moves"], failure, transcript)
     return PropertyResult(counts["games"], counts["moves"])
 
 

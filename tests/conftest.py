@@ -36,3 +36,4 @@ def tempurra(players: int = 4, **params) -> rulesdsl.Game:
 @functools.cache
 def _load(name: str, players: int, params: tuple) -> rulesdsl.Game:
     return rulesdsl.load(GAMES / name, players=players, **dict(params))
+pytest_plugins = ["pytester"]

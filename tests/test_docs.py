@@ -4,11 +4,21 @@ Markers in the Markdown, on the line before a ```rules block:
   <!-- from: games/x.rules -->  the block quotes that file: each line must appear in it.
   <!-- game -->                 the block is a complete game: it is checked and played.
 Any other ```rules block must parse as declarations, as statements, or as one expression a line.
+
+A ```text block that shows `$ rulesdsl ...` (or `$ printf '...' | rulesdsl play ...`) on files of
+this repository is run (the tutorial's from games/examples/, where its game is): its lines must
+appear in the real output, in order. `...` stands for lines left out, `NAME> MOVE` lines are the
+input, and times are not compared; runs of more than 200 games are left out for speed. A ```python
+block followed by a ```text block must print it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -53,15 +63,39 @@ def test_tutorial_game_finishes(players, games):
     assert sum(stats.wins_by_seat()) == pytest.approx(stats.games)
 
 
-def test_tutorial_typo_gives_the_error_it_shows():
-    text = TUTORIAL_GAME.read_text(encoding="utf-8").replace("move c to bowl", "move c to bwol")
+def first_lines(text: str, last: str) -> str:
+    """The text up to and including the line `last`: the tutorial's game while it is being written."""
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[: next(i for i, line in enumerate(lines) if line.startswith(last)) + 1])
+
+
+# The errors the docs show, made by editing the tutorial's game: (doc, file name shown, edit).
+BROKEN = [
+    ("tutorial.md", "fruit_bowl.rules", [("move c to bowl", "move c to bwol")]),
+    ("language.md", "fruit_bowl.rules", [("move c to bowl", "move c to bwol")]),
+    ("tutorial.md", "fruit_bowl.rules", [("if count(me.hand) == 1 {", "if count(me.hand) = 1 {")]),
+    ("tutorial.md", "fruit_bowl.rules", [('in sorts as "name"\n        named = sort',
+                                          'in sorts as "name"\n        named = c')]),
+    ("cli.md", "broken.rules", [("draw 1 from deck to me.hand", "draw 1 from deck to hand"),
+                                ("p.points += hand_points(p)", "p.point += hand_points(p)")]),
+    ("tutorial.md", "fruit_bowl.rules", "zone hand per player"),
+]
+
+
+@pytest.mark.parametrize(("doc", "name", "edit"), BROKEN)
+def test_error_examples_are_what_check_prints(doc, name, edit):
+    text = TUTORIAL_GAME.read_text(encoding="utf-8")
+    if isinstance(edit, str):
+        text = first_lines(text, edit)
+    for old, new in edit if not isinstance(edit, str) else []:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
     with pytest.raises(RulesError) as e:
-        rulesdsl.load_text(text, path="fruit_bowl.rules")
-    assert "unknown name 'bwol'" in str(e.value) and "did you mean 'bowl'?" in str(e.value)
-    assert "unknown name 'bwol'" in (DOCS / "tutorial.md").read_text(encoding="utf-8")
+        rulesdsl.load_text(text, path=name)
+    assert e.value.format() in (DOCS / doc).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("marker", "body"), blocks_of("language.md", "tutorial.md"))
+@pytest.mark.parametrize(("marker", "body"), blocks_of("language.md", "tutorial.md", "cli.md"))
 def test_rules_block(marker, body):
     if marker.startswith("from:"):
         source = (ROOT / marker.removeprefix("from:").strip()).read_text(encoding="utf-8")
@@ -97,3 +131,76 @@ def test_simulate_json_keys_are_documented():
     section = (DOCS / "cli.md").read_text(encoding="utf-8").split("### `--json`")[1].split("\n## ")[0]
     documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
     assert documented == keys
+
+
+# ---------------------------------------------------------------- shown sessions and programs
+
+TEXT = re.compile(r"```text\n(.*?)```", re.S)
+COMMAND = re.compile(r"\$ (?:printf '(?P<input>[^']*)' \| )?rulesdsl (?P<args>[^<>|]*)")
+TIMES = ("seconds", "moves/s", "moves_per_s")
+
+
+def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
+    """(cwd, args, input, expected lines, exit code or None) of each runnable `$ rulesdsl` line.
+    `drafts`: the doc shows errors of its file while it is being written (BROKEN checks those)."""
+    out = []
+    for block in TEXT.findall((DOCS / doc).read_text(encoding="utf-8")):
+        chunks = re.split(r"^(?=\$ )", block, flags=re.M)
+        for chunk, after in zip(chunks, chunks[1:] + [""], strict=True):
+            first, *rest = chunk.splitlines() or [""]
+            m = COMMAND.fullmatch(first)
+            if not m:
+                continue
+            args = shlex.split(m["args"])
+            if not all((cwd / a).exists() for a in args if a.endswith(".rules")):
+                continue  # a file made up for the example (broken.rules, a variant of the game)
+            if "--games" in args and int(args[args.index("--games") + 1]) > 200:
+                continue
+            if drafts and re.search(r"^\S+:\d+:\d+: error:", chunk, re.M):
+                continue
+            code = int(after.splitlines()[1]) if after.startswith("$ echo $?") else None
+            typed = "".join(t + "\n" for t in re.findall(r"^[a-z]+> (.+)$", "\n".join(rest), re.M))
+            stdin = m["input"].replace("\\n", "\n") if m["input"] is not None else typed
+            out.append(pytest.param(cwd, args, stdin, rest, code, id=f"{doc}:{first[2:]}"))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("cwd", "args", "stdin", "expected", "code"),
+    shown_commands("cli.md") + shown_commands("language.md")
+    + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True),
+)
+def test_shown_command_output(cwd, args, stdin, expected, code, monkeypatch):
+    monkeypatch.chdir(cwd)
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    real = [line.rstrip() for line in (out.getvalue() + err.getvalue()).splitlines()]
+    if code is not None:
+        assert status == code
+    at = 0
+    for line in expected:
+        line = line.rstrip()
+        if line == "..." or (any(word in line for word in TIMES) and not line.startswith("{")):
+            continue
+        if line.startswith("{"):  # a JSON object: compared without its times
+            want = {k: v for k, v in json.loads(line).items() if k not in TIMES}
+            got = [{k: v for k, v in json.loads(r).items() if k not in TIMES} for r in real if r.startswith("{")]
+            assert want in got
+            continue
+        assert line in real[at:], f"not in the output (after line {at}): {line!r}"
+        at = real.index(line, at) + 1
+
+
+def python_examples(doc: str) -> list:
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    pairs = re.findall(r"```python\n(.*?)```\s*```text\n(.*?)```", text, re.S)
+    return [pytest.param(code, shown, id=f"{doc}:python{i}") for i, (code, shown) in enumerate(pairs)]
+
+
+@pytest.mark.parametrize(("code", "shown"), python_examples("language.md"))
+def test_python_example_prints_what_is_shown(code, shown, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<docs>", "exec"), {})
+    assert [line.rstrip() for line in out.getvalue().splitlines()] == [line.rstrip() for line in shown.splitlines()]
