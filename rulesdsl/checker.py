@@ -620,6 +620,7 @@ class Checker:
     def _typed_params(self, params: Iterable[ast.TypedParam]) -> tuple[tuple[str, str], ...]:
         out = []
         for p in params:
+            self._binder_name(p.name, p.span)
             t = TYPE_NAMES.get(p.type)
             if t is None:
                 self.error(p.span, f"unknown type '{p.type}'", did_you_mean(p.type, TYPE_NAMES)
@@ -934,8 +935,8 @@ class Checker:
             self.error(s.span, f"cannot tell what '{s.name}' will hold",
                        f"say it: `let {s.name}: player = none` (or card, int, bool)")
             t = ANY
-        if s.name in ("it", "me") or s.name in BUILTIN_VALUES:
-            self.error(s.span, f"'{s.name}' is a built-in name")
+        if s.name in ("it", "players") or s.name in BUILTIN_VALUES or s.name in BUILTIN_FUNCS:
+            self.error(s.span, f"'{s.name}' is a built-in name", "choose another name")
         if s.name in scope.names:
             self.error(s.span, f"'{s.name}' is already a local name here", "assign it with `NAME = ...`")
         slot = unit.new_slot(t)
@@ -1005,7 +1006,13 @@ class Checker:
         if s.orelse is not None:
             self.block(s.orelse, _Scope(scope), unit)
 
+    def _binder_name(self, name: str, span: ast.Span) -> None:
+        """A local name (choose, for each, a parameter) may not hide a built-in."""
+        if name in ("it", "players") or name in BUILTIN_VALUES or name in BUILTIN_FUNCS:
+            self.error(span, f"'{name}' is a built-in name", "choose another name")
+
     def s_ForEach(self, s: ast.ForEach, scope, unit):
+        self._binder_name(s.name, s.span)
         t = self.expr(s.seq, scope, unit)
         if not is_list(t) and t != ANY:
             self.error(s.seq.span, f"`for each` goes through a list, not {describe(t)}")
@@ -1032,6 +1039,7 @@ class Checker:
         unit.loops -= 1
 
     def s_Choose(self, s: ast.Choose, scope: _Scope, unit):
+        self._binder_name(s.name, s.span)
         slot = unit.new_slot()
         self.slots[id(s)] = slot
         if isinstance(s.domain, ast.Where):

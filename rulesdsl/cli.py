@@ -58,11 +58,9 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             print(e.format(), file=err)
             status = max(status, EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR)
             continue
-        print(
-            f"{path}: ok: {game.name}, {game.min_players}-{game.max_players} players, {game.ncards} cards, "
-            f"{len(game.actions)} actions",
-            file=out,
-        )
+        span = (f"{game.min_players}-{game.max_players}" if game.max_players > game.min_players
+                else f"{game.min_players}")
+        print(f"{path}: ok: {game.name}, {span} players, {game.ncards} cards, {len(game.actions)} actions", file=out)
     return status
 
 
@@ -206,7 +204,11 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
     except BotSpecError as e:
         raise UsageError(str(e)) from None
-    state = game.new_game(seed)
+    try:
+        state = game.new_game(seed)
+    except RulesRuntimeError as e:
+        print(f"error: the rules failed while setting up the game (seed {seed}): {e}", file=err)
+        return EXIT_ERROR
     echo = not inp.isatty()
     human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
     human.say(f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1}); "
@@ -341,6 +343,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--profile must be one of {', '.join(PROFILES)}")
     if args.games is not None and args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.max_moves < 1:
+        raise UsageError("--max-moves must be at least 1")
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     for f in files:
         load(f)  # a file that does not check stops here, with its errors
@@ -360,13 +364,15 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     target = files[-1]  # a companion imports the game: its invariants are the game's plus its own
     game = load(target)
     inv = len(game.invariants)
-    print(f"generated games ({args.profile} profile): checking {inv} invariant{'s' if inv != 1 else ''} of "
+    how_many = f"{args.games} game{'s' if args.games != 1 else ''}" if args.games else f"{args.profile} profile"
+    print(f"generated games ({how_many}): checking {inv} invariant{'s' if inv != 1 else ''} of "
           f"{Path(target).name} and the engine's own after every move...", file=out)
     out.flush()
     res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
                            max_moves=args.max_moves)
     if res.ok:
-        print(f"generated games: {res.games} games, {res.moves} moves, no failure", file=out)
+        print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
+              file=out)
     else:
         failed += 1
         t = res.transcript
@@ -405,7 +411,10 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
             if move is not None:
                 print(f"--> move {k}: {st.game.names[st.chooser]}: {move}", file=out)
     except Failure as f:
-        print(f"\nThe failure is reproduced: {f}", file=out)
+        if str(f).startswith("the transcript does not fit"):
+            print(f"\n{f}", file=out)
+        else:
+            print(f"\nThe failure is reproduced: {f}", file=out)
         return EXIT_ERROR
     print("\nThe transcript replays to its end with no failure.", file=out)
     return EXIT_OK

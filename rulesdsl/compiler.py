@@ -21,6 +21,7 @@ from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, STACK, SUSP
 from .errors import Diagnostic, RulesError, RulesRuntimeError
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
+MAX_RANGE = 10_000
 VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
 Fn = Callable[[State, list], object]
 
@@ -1225,7 +1226,14 @@ class Compiler:
 
     def e_Range(self, e: ast.Range):
         lo, hi = self.expr(e.low), self.expr(e.high)
-        return lambda st, env: list(range(lo(st, env), hi(st, env) + 1))
+
+        def f(st, env):
+            a, b = lo(st, env), hi(st, env)
+            if b - a > MAX_RANGE:
+                raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {MAX_RANGE} numbers)")
+            return list(range(a, b + 1))
+
+        return f
 
     def e_Where(self, e: ast.Where):
         seq, test = self._filter_parts(e)

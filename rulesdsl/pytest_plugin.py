@@ -84,9 +84,11 @@ class ScenarioItem(_RulesItem):
 
 class PropertiesItem(_RulesItem):
     def runtest(self):
-        from .testing import check_properties
+        from .testing import PROFILES, check_properties
 
         cfg = self.config
+        if cfg.getoption("rules_profile") not in PROFILES:
+            raise pytest.UsageError(f"--rules-profile must be one of {', '.join(PROFILES)}")
         res = check_properties(self.path, games=cfg.getoption("rules_games"), seed=cfg.getoption("rules_seed"),
                                profile=cfg.getoption("rules_profile"))
         if not res.ok:

@@ -112,9 +112,9 @@ class Stats:
 def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
     """One game by bots, from `seed` (the game's chance) and seed-derived bot seeds."""
     players = [make_bot(bots[i % len(bots)], seed * 1009 + i) for i in range(game.players)]
-    st = game.new_game(seed, log=False)
     played: list[int] = []
     try:
+        st = game.new_game(seed, log=False)
         while not st.over and st.moves < max_moves:
             i = players[st.chooser].choose(st)
             played.append(i)

@@ -24,6 +24,9 @@ from .errors import IllegalMove, RulesRuntimeError
 
 PROFILES = {"ci": 50, "long": 1000}
 DEFAULT_MAX_MOVES = 10_000
+# Hypothesis's own choices drive the first moves of a game (so a failure shrinks move by move);
+# later moves come from a generator it seeds, because its buffer of choices is bounded.
+DRAWN_MOVES = 300
 
 
 # ---------------------------------------------------------------- results
@@ -62,6 +65,7 @@ class Transcript:
     seed: int
     moves: list[str]
     failure: str = ""
+    max_moves: int = DEFAULT_MAX_MOVES
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self), indent=1, ensure_ascii=False)
@@ -70,7 +74,7 @@ class Transcript:
     def from_json(cls, text: str) -> Transcript:
         data = json.loads(text)
         return cls(data["file"], data["players"], data.get("params", {}), data["seed"], list(data["moves"]),
-                   data.get("failure", ""))
+                   data.get("failure", ""), data.get("max_moves", DEFAULT_MAX_MOVES))
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -176,7 +180,7 @@ def _play_scenario(game: Game, sc: ScenarioRt) -> None:
         except RulesRuntimeError as e:
             raise Failure(f"the rules failed: {e}", step.span) from None
         except (KeyError, ValueError, IllegalMove) as e:
-            raise Failure(str(e).strip("'\""), step.span) from None
+            raise Failure(str(e)[1:-1] if isinstance(e, KeyError) else str(e), step.span) from None
 
 
 def _moves_text(st: State) -> str:
@@ -269,7 +273,7 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
         params = {name: data.draw(s, label=name) for name, s in params_st.items()}
         game_seed = data.draw(hs.integers(0, 2**32 - 1), label="seed")
         game = _load(path, players, tuple(sorted(params.items())))
-        transcript = Transcript(path, players, params, game_seed, [])
+        transcript = Transcript(path, players, params, game_seed, [], max_moves=max_moves)
         last["transcript"] = transcript
         try:
             moves = _generated_game(game, game_seed, transcript, data, max_moves)
@@ -289,7 +293,7 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
         one_game = hseed(seed)(one_game)
     try:
         one_game()
-    except Exception:  # noqa: BLE001 - a Failure, or hypothesis giving up on a budget-cut shrink
+    except Exception:  # a Failure, or hypothesis giving up on a budget-cut shrink
         if "best" not in last:
             raise
         failure, transcript = last["best"]
@@ -306,11 +310,17 @@ def _generated_game(game: Game, seed: int, transcript: Transcript, data, max_mov
         raise Failure(f"the rules failed while setting up: {e}") from None
     _check_now(st, transcript)
     indices: list[int] = []
+    later = random.Random(data.draw(hs.integers(0, 2**32 - 1), label="later moves"))
     while not st.is_over:
         if len(indices) >= max_moves:
             raise Failure(f"the game did not end within {max_moves} moves")
         n = st.num_moves()
-        i = data.draw(hs.integers(0, n - 1)) if n > 1 else 0
+        if n == 1:
+            i = 0
+        elif len(indices) < DRAWN_MOVES:
+            i = data.draw(hs.integers(0, n - 1))
+        else:
+            i = later.randrange(n)
         text = st.move_texts()[i]
         transcript.moves.append(text)
         indices.append(i)
@@ -368,7 +378,7 @@ def replay(transcript: Transcript, path: str | Path | None = None) -> Iterator[t
     """Play a transcript back: yields the state before each move with the move, then the final
     state with None. Raises Failure if a move is not legal or a check fails (as it did)."""
     game = load(path or transcript.file, players=transcript.players, **transcript.params)
-    st = game.new_game(transcript.seed)
+    st = game.new_game(transcript.seed, log=False)
     problem = invariant_problems(st)
     if problem is not None:
         problem.message += " (after setup)"
@@ -376,7 +386,8 @@ def replay(transcript: Transcript, path: str | Path | None = None) -> Iterator[t
     for k, text in enumerate(transcript.moves, 1):
         yield st, text
         if st.is_over or normalize(text) not in [normalize(t) for t in st.move_texts()]:
-            raise Failure(f"move {k}, '{text}', is not legal here: {_moves_text(st)}")
+            raise Failure(f"the transcript does not fit these rules: move {k}, '{text}', is not legal here: "
+                          f"{_moves_text(st)}")
         try:
             st.apply(text)
         except RulesRuntimeError as e:
@@ -385,4 +396,9 @@ def replay(transcript: Transcript, path: str | Path | None = None) -> Iterator[t
         if problem is not None:
             problem.message += f" (after move {k}, '{text}')"
             raise problem
+        if k % 37 == 1:  # the same moves as the generated games check
+            _check_copies(st, transcript, random.Random(k))
+    if not st.is_over and len(transcript.moves) >= transcript.max_moves:
+        yield st, None
+        raise Failure(f"the game did not end within {transcript.max_moves} moves")
     yield st, None

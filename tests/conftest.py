@@ -37,3 +37,5 @@ def tempurra(players: int = 4, **params) -> rulesdsl.Game:
 def _load(name: str, players: int, params: tuple) -> rulesdsl.Game:
     return rulesdsl.load(GAMES / name, players=players, **dict(params))
 pytest_plugins = ["pytester"]
+# Deliberately broken rules files that tests run on purpose; pytest must not collect them.
+collect_ignore = ["data"]

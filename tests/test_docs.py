@@ -10,11 +10,18 @@ this repository is run (the tutorial's from games/examples/, where its game is):
 appear in the real output, in order. `...` stands for lines left out, `NAME> MOVE` lines are the
 input, and times are not compared; runs of more than 200 games are left out for speed. A ```python
 block followed by a ```text block must print it.
+
+testing.md's commands write transcripts, so they run in a scratch directory that sees games/ and
+tests/, where its made-up files (a ```rules block after `<!-- file: NAME -->`) are written too; a
+`rulesdsl replay` of a transcript first runs the shown `rulesdsl test` that wrote it. What depends
+on hypothesis's luck or on time is not compared: the moves counted by passing generated games, and
+what follows `did not end within` (the game a time-limited shrink ends with).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import re
@@ -24,6 +31,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
+from rulesdsl import testing
 from rulesdsl.cli import main
 from rulesdsl.errors import RulesError
 from rulesdsl.parser import parse_expr, parse_text
@@ -95,7 +103,7 @@ def test_error_examples_are_what_check_prints(doc, name, edit):
     assert e.value.format() in (DOCS / doc).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("marker", "body"), blocks_of("language.md", "tutorial.md", "cli.md"))
+@pytest.mark.parametrize(("marker", "body"), blocks_of("language.md", "tutorial.md", "cli.md", "testing.md"))
 def test_rules_block(marker, body):
     if marker.startswith("from:"):
         source = (ROOT / marker.removeprefix("from:").strip()).read_text(encoding="utf-8")
@@ -138,13 +146,19 @@ def test_simulate_json_keys_are_documented():
 TEXT = re.compile(r"```text\n(.*?)```", re.S)
 COMMAND = re.compile(r"\$ (?:printf '(?P<input>[^']*)' \| )?rulesdsl (?P<args>[^<>|]*)")
 TIMES = ("seconds", "moves/s", "moves_per_s")
+MADE_UP = re.compile(r"<!-- file: (?P<name>\S+) -->\n```rules\n(?P<body>.*?)```", re.S)
+SCRATCH = ("testing.md",)  # docs whose commands run in a scratch directory
 
 
 def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
-    """(cwd, args, input, expected lines, exit code or None) of each runnable `$ rulesdsl` line.
-    `drafts`: the doc shows errors of its file while it is being written (BROKEN checks those)."""
+    """(cwd, args, input, expected lines, exit code or None, scratch) of each runnable `$ rulesdsl` line.
+    `drafts`: the doc shows errors of its file while it is being written (BROKEN checks those).
+    `scratch`: None, or for a doc of SCRATCH the made-up files to write and the commands to run first."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    files = {m["name"]: m["body"] for m in MADE_UP.finditer(text)} if doc in SCRATCH else None
+    writers: dict[str, list[str]] = {}  # transcript -> the shown `rulesdsl test` that writes it
     out = []
-    for block in TEXT.findall((DOCS / doc).read_text(encoding="utf-8")):
+    for block in TEXT.findall(text):
         chunks = re.split(r"^(?=\$ )", block, flags=re.M)
         for chunk, after in zip(chunks, chunks[1:] + [""], strict=True):
             first, *rest = chunk.splitlines() or [""]
@@ -152,7 +166,7 @@ def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
             if not m:
                 continue
             args = shlex.split(m["args"])
-            if not all((cwd / a).exists() for a in args if a.endswith(".rules")):
+            if not all((cwd / a).exists() or a in (files or {}) for a in args if a.endswith(".rules")):
                 continue  # a file made up for the example (broken.rules, a variant of the game)
             if "--games" in args and int(args[args.index("--games") + 1]) > 200:
                 continue
@@ -161,25 +175,54 @@ def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
             code = int(after.splitlines()[1]) if after.startswith("$ echo $?") else None
             typed = "".join(t + "\n" for t in re.findall(r"^[a-z]+> (.+)$", "\n".join(rest), re.M))
             stdin = m["input"].replace("\\n", "\n") if m["input"] is not None else typed
-            out.append(pytest.param(cwd, args, stdin, rest, code, id=f"{doc}:{first[2:]}"))
+            scratch = None
+            if files is not None:
+                for saved in re.findall(r"^  transcript: (\S+)$", chunk, re.M):
+                    writers[saved] = args
+                before = [writers[a] for a in args[2:3] if args[0] == "replay" and a in writers]
+                scratch = {"files": files, "before": before}
+            out.append(pytest.param(cwd, args, stdin, rest, code, scratch, id=f"{doc}:{first[2:]}"))
     return out
 
 
+def in_scratch(path: Path, files: dict[str, str]) -> Path:
+    """A directory that sees the repository's games/ and tests/, with the made-up files written."""
+    for name in ("games", "tests"):
+        (path / name).symlink_to(ROOT / name, target_is_directory=True)
+    for name, body in files.items():
+        (path / name).write_text(body, encoding="utf-8")
+    return path
+
+
+def comparable(line: str) -> str:
+    """A line as compared: a passing run of generated games without its count of moves."""
+    return re.sub(r"^(generated games: \d+ games), \d+ moves, no failure$", r"\1, (moves), no failure", line)
+
+
 @pytest.mark.parametrize(
-    ("cwd", "args", "stdin", "expected", "code"),
+    ("cwd", "args", "stdin", "expected", "code", "scratch"),
     shown_commands("cli.md") + shown_commands("language.md")
-    + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True),
+    + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True) + shown_commands("testing.md"),
 )
-def test_shown_command_output(cwd, args, stdin, expected, code, monkeypatch):
+def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeypatch, tmp_path):
+    if scratch is not None:
+        cwd = in_scratch(tmp_path, scratch["files"])
     monkeypatch.chdir(cwd)
+    for before in scratch["before"] if scratch else []:
+        main(before, stdout=io.StringIO(), stderr=io.StringIO())
+    if any("did not end within" in line for line in expected):
+        # A game that never ends cannot shrink: the shrink runs out of its time, and what it ends
+        # with depends on the time. Only the lines up to the failure are compared, so a short shrink does.
+        expected = expected[: next(i for i, line in enumerate(expected) if "did not end within" in line) + 1]
+        monkeypatch.setattr(testing, "check_properties", functools.partial(testing.check_properties, shrink_seconds=1))
     out, err = io.StringIO(), io.StringIO()
     status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    real = [line.rstrip() for line in (out.getvalue() + err.getvalue()).splitlines()]
+    real = [comparable(line.rstrip()) for line in (out.getvalue() + err.getvalue()).splitlines()]
     if code is not None:
         assert status == code
     at = 0
     for line in expected:
-        line = line.rstrip()
+        line = comparable(line.rstrip())
         if line == "..." or (any(word in line for word in TIMES) and not line.startswith("{")):
             continue
         if line.startswith("{"):  # a JSON object: compared without its times
@@ -189,6 +232,15 @@ def test_shown_command_output(cwd, args, stdin, expected, code, monkeypatch):
             continue
         assert line in real[at:], f"not in the output (after line {at}): {line!r}"
         at = real.index(line, at) + 1
+
+
+def test_shown_transcript_is_the_one_test_writes(tmp_path, monkeypatch):
+    text = (DOCS / "testing.md").read_text(encoding="utf-8")
+    shown = json.loads(re.search(r"```json\n(.*?)```", text, re.S)[1])
+    monkeypatch.chdir(in_scratch(tmp_path, {}))
+    assert main(["test", shown["file"]], stdout=io.StringIO(), stderr=io.StringIO()) == 1
+    saved = tmp_path / ".rulesdsl" / "failures" / f"loses_a_card-{shown['seed']}.json"
+    assert json.loads(saved.read_text(encoding="utf-8")) == shown
 
 
 def python_examples(doc: str) -> list:

@@ -91,7 +91,8 @@ class ActionRt:
         self.nlocals = nlocals
         self.cond = cond
         self.lead = lead  # the action's first `choose`, merged into the turn decision, or None
-        self.lead_label = lead_label or name  # its moves read "LABEL OPTION": the action's name, or `as`
+        # Its moves read "LABEL OPTION": the action's name, or the choose's `as` ("" gives the option alone).
+        self.lead_label = name if lead_label is None else lead_label
 
 
 class Game:
@@ -212,7 +213,11 @@ class Game:
         if dec.index == 0:
             for ai, v in st.options:
                 a = self.actions[ai]
-                texts.append(a.name if a.lead is None else f"{a.lead_label} {self.value_text(st, p, a.lead.elem, v)}")
+                if a.lead is None:
+                    texts.append(a.name)
+                else:
+                    option = self.value_text(st, p, a.lead.elem, v)
+                    texts.append(f"{a.lead_label} {option}" if a.lead_label else option)
         else:
             for v in st.options:
                 if v is None:

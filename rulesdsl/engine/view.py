@@ -127,7 +127,7 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
         lines.append(f"  {g.zone_names[zi]:<{width}}  {zone_text(st, zi, viewer, reveal, hide)}")
     globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
     shown = [f"{name} {st.counters[base]}" for name, base in globals_]
-    shown += [f"{name} {_value_text(st, f(st), t)}" for name, f, t in g.shows]
+    shown += [f"{name} {_value_text(st, f(st), t)}" for name, f, t in g.shows if name not in g.counter_layout]
     if shown:
         lines.append("  " + " · ".join(shown))
     lines.append("")
