@@ -256,7 +256,7 @@ def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_e
         pass
 
 
-@settings(max_examples=20, suppress_health_check=list(HealthCheck), deadline=None)  # from_lark is slow on exprs
+@settings(max_examples=10, suppress_health_check=list(HealthCheck), deadline=None)  # from_lark is slow on exprs
 @given(st.data())
 def test_generated_expressions_in_a_real_game_are_accepted_or_rejected_cleanly(data):
     """Deeper: a generated expression spliced into Tempurra's `serve` action goes through the
