@@ -380,8 +380,13 @@ class Game:
         # so no place of a grid is left empty; one from a pile or a hand just leaves it.
         from_grids = sum(1 for c in chosen if st.loc[c] != zi and self.zone_shape[st.loc[c]] == GRID)
         displaced = spare[:from_grids] if top else spare
-        homes = [z for z in range(self.nzones)
-                 if z != zi and self.zone_vis[z] == 0 and self.zone_owner[z] < 0 and self.zone_shape[z] != GRID]
+        # Where cards the zone no longer holds go: the pile it refills from (a draw pile's
+        # discard pile), else the largest face-down pile of the table.
+        if self.zone_refill[zi] >= 0:
+            homes = [self.zone_refill[zi]]
+        else:
+            homes = [z for z in range(self.nzones) if z != zi and self.zone_vis[z] == 0
+                     and self.zone_owner[z] < 0 and self.zone_shape[z] != GRID]
         if len(displaced) > moving_in and not homes:
             raise ValueError(f"set_cards: {len(displaced) - moving_in} card(s) of {self.zone_names[zi]} would have "
                              "no place; move them elsewhere first")
@@ -409,7 +414,7 @@ class Game:
         if leftovers:
             home = max(homes, key=lambda z: len(st.zones[z]))
             for c in leftovers:
-                st.zones[home].insert(0, c)
+                st.zones[home].insert(0, c)  # under what is there
                 st.loc[c] = home
                 self._reset_knowledge(st, c, home)
         if top:

@@ -358,9 +358,11 @@ class State:
         on top of the zone, the last face on top. A card is taken from the zone itself if it
         holds one of that face (so stacking a draw pile only reorders it), else from a face-down
         pile of the table, else from anywhere; one taken from a grid is replaced there by one of
-        the zone's bottom cards, so no place is left empty. Knowledge is reset by the zone's rules (a hidden zone:
-        nobody knows the card; a private one: its owner). Raises ValueError, changing nothing,
-        if displaced cards would have no place.
+        the zone's bottom cards, so no place is left empty. Displaced cards with no place left go
+        under the pile the zone refills from (a draw pile's discard pile), else under the largest
+        face-down pile of the table. Knowledge is reset by the zone's rules (a hidden zone: nobody
+        knows the card; a private one: its owner). Raises ValueError, changing nothing, if
+        displaced cards would have no place.
         """
         self.game.arrange(self, zone, faces, player, top=top)
 
