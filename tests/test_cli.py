@@ -445,3 +445,32 @@ def test_python_dash_m_cli_runs():
     assert proc.returncode == 1
     assert "no such file" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- Tamalo at the terminal
+
+TAMALO = str(GAMES / "tamalo.rules")
+
+
+@pytest.mark.parametrize("extra", [[], ["--memory"], ["--reveal"]])
+def test_a_whole_game_of_tamalo_with_piped_moves(extra):
+    """Out-of-turn decisions (snaps) come to the human too; the screen shows only the seat's view."""
+    code, out, err = run("play", TAMALO, "--players", "4", "--seed", "7", *extra, stdin="2\n" * 400)
+    assert code == 0, err
+    assert any(WINNER_LINE.match(line) for line in out.splitlines())
+    assert "snap" in out
+    if not extra:
+        # Before the end, the others' squares show only face-down places and cards alice saw.
+        first_view = out.split("Your moves:")[0]
+        for seat in ("bob", "carol", "dave"):
+            row = next(line for line in first_view.splitlines() if line.strip().startswith(seat))
+            assert row.count("?") >= 2
+
+
+def test_tamalo_memory_hides_what_was_seen_earlier():
+    code, out, _ = run("play", TAMALO, "--seed", "5", "--memory", stdin="1\n" * 6)
+    assert code == 1  # the input ends before the game does
+    assert "Memory mode" in out
+    views = out.split("Your moves:")
+    assert "1:A♠  2:6♠" in views[0]  # the near row, just seen
+    assert "1:A♠  2:6♠" not in views[-1]  # hidden again in a later turn
