@@ -731,31 +731,26 @@ class Checker:
         return ExprInfo("winners", decls[0].expr, "list[player]", nlocals=unit.nslots)
 
     def _statistics(self, decls: list[ast.Statistic]) -> list[ExprInfo]:
+        return self._named_exprs(decls, "statistic", "a number or yes/no", (INT, BOOL))
+
+    def _invariants(self, decls: list[ast.Invariant]) -> list[ExprInfo]:
+        return self._named_exprs(decls, "invariant", "yes or no", (BOOL,))
+
+    def _named_exprs(self, decls: list, what: str, want: str, types: tuple[str, ...]) -> list[ExprInfo]:
+        """`statistic NAME = EXPR` and `invariant NAME: EXPR`: named values of the whole table."""
         out = []
         seen: set[str] = set()
         for d in decls:
             if d.name in seen:
-                self.error(d.span, f"statistic '{d.name}' is declared twice")
+                self.error(d.span, f"{what} '{d.name}' is declared twice")
                 continue
             seen.add(d.name)
             unit = _Unit(d.name, "expr")
             t = self.expr(d.expr, _Scope(), unit)
-            if not (compatible(INT, t) or compatible(BOOL, t)):
-                self.error(d.expr.span, f"a statistic must be a number or yes/no, not {describe(t)}")
-            out.append(ExprInfo(d.name, d.expr, t, nlocals=unit.nslots))
-        return out
-
-    def _invariants(self, decls: list[ast.Invariant]) -> list[ExprInfo]:
-        out = []
-        seen: set[str] = set()
-        for d in decls:
-            if d.name in seen:
-                self.error(d.span, f"invariant '{d.name}' is declared twice")
-                continue
-            seen.add(d.name)
-            unit = _Unit(d.name, "expr")
-            self.want(d.expr, BOOL, _Scope(), unit, "an invariant")
-            info = ExprInfo(d.name, d.expr, BOOL, nlocals=unit.nslots)
+            if not any(compatible(x, t) for x in types):
+                self.error(d.expr.span, f"an {what} must be {want}, not {describe(t)}" if what[0] in "aeiou"
+                           else f"a {what} must be {want}, not {describe(t)}")
+            info = ExprInfo(d.name, d.expr, t if t in types else types[0], nlocals=unit.nslots)
             info.span = d.span
             out.append(info)
         return out
