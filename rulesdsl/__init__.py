@@ -21,33 +21,11 @@ __all__ = [
 
 
 def parse_files(path: str | Path):
-    """Parse a rules file and, in order, every file it imports (paths relative to the importer)."""
-    from . import ast
-    from .errors import Diagnostic
-    from .parser import parse_file
+    """Parse a rules file with what it imports and extends: the checker's input (the merged
+    declarations first, then the other files for their sources)."""
+    from .loader import resolve
 
-    out: list[ast.RulesFile] = []
-    seen: set[Path] = set()
-
-    def visit(p: Path, via: ast.Import | None, chain: tuple[Path, ...]) -> None:
-        key = p.resolve()
-        if key in chain:
-            where = via.span if via else None
-            raise RulesError([Diagnostic(where, f"'{p}' imports itself (through {len(chain)} files)")])
-        if key in seen:
-            return
-        seen.add(key)
-        if via is not None and not p.exists():
-            raise RulesError([Diagnostic(via.span, f"cannot import '{via.path}': no such file ({p})")], {})
-        f = parse_file(p)
-        for d in f.decls:
-            if isinstance(d, ast.Import):
-                visit(p.parent / d.path, d, chain + (key,))
-        out.append(f)
-
-    visit(Path(path), None, ())
-    # The main file first: its name and header win, and errors read in its order.
-    return [out[-1]] + out[:-1]
+    return resolve(path).files()
 
 
 def load(path: str | Path, players: int | None = None, names: list[str] | None = None, **params) -> Game:
@@ -63,8 +41,7 @@ def load(path: str | Path, players: int | None = None, names: list[str] | None =
     try:
         program = check(files, players, params)
     except RulesError as e:
-        e.sources.update({f.path: f.source for f in files})
-        raise RulesError(e.diagnostics, e.sources) from None
+        raise RulesError(e.diagnostics, {**e.sources, **{f.path: f.source for f in files}}) from None
     return compile_program(program, names)
 
 

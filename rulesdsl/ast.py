@@ -481,6 +481,75 @@ class Import(Decl):
 
 
 @attrs.frozen(eq=False)
+class Extends(Decl):
+    """`extends "base.rules"`: this file is a variant of that one."""
+
+    path: str
+
+
+@attrs.frozen(eq=False)
+class Replace(Decl):
+    """`replace DECL` in a variant: DECL takes the place of the base's declaration of that name."""
+
+    decl: Decl
+
+
+@attrs.frozen(eq=False)
+class Remove(Decl):
+    """`remove action skip` in a variant: the base's declaration is dropped."""
+
+    key: tuple
+    words: str  # as written, for messages
+
+
+def decl_key(d: Decl) -> tuple | None:
+    """What a declaration is the declaration *of*, for a variant to replace or remove it."""
+    named = {Param: "param", CardKind: "card", Zone: "zone", Counter: "counter", Var: "var", Define: "define",
+             Procedure: "procedure", Action: "action", Statistic: "statistic", Invariant: "invariant",
+             Scenario: "scenario"}
+    for cls, kind in named.items():
+        if isinstance(d, cls):
+            return (kind, d.name)
+    if isinstance(d, Cards):
+        return ("cards", d.zone)
+    if isinstance(d, Hook):
+        return ("hook", d.when)
+    if isinstance(d, EndsWhen):
+        return ("ends", d.what)
+    if isinstance(d, GameName):
+        return ("game",)
+    if isinstance(d, Players):
+        return ("players",)
+    if isinstance(d, Rank):
+        return ("rank",)
+    if isinstance(d, Winners):
+        return ("winners",)
+    return None
+
+
+def key_words(key: tuple) -> str:
+    """A key as a reader would write it: `action skip`, `round start`, `game ends when`."""
+    kind = key[0]
+    if kind == "hook":
+        return key[1]
+    if kind == "ends":
+        return f"{key[1]} ends when"
+    if kind == "cards":
+        return f"cards in {key[1]}"
+    if kind == "scenario":
+        return f'scenario "{key[1]}"'
+    if kind == "rank":
+        return "rank by"
+    if kind == "winners":
+        return "winners are"
+    if kind == "game":
+        return "game"
+    if kind == "players":
+        return "players"
+    return f"{kind} {key[1]}"
+
+
+@attrs.frozen(eq=False)
 class RulesFile(Node):
     path: str
     source: str

@@ -23,6 +23,7 @@ GRAMMAR = Path(__file__).with_name("grammar.lark")
 DECL_WORDS = (
     "game", "players", "param", "card", "cards", "zone", "counter", "var", "define", "show", "procedure",
     "action", "setup", "round", "turn", "rank", "winners", "statistic", "invariant", "scenario", "import",
+    "extends", "replace", "remove",
 )
 
 # What a terminal looks like to a person reading an error.
@@ -338,6 +339,56 @@ class _Build(Transformer):
 
     def match_else(self, c):
         return ("else", c[0])
+
+    def top(self, c):  # pragma: no cover - `?top` inlines single children
+        return c[0]
+
+    @v_args(meta=True)
+    def extends_decl(self, meta, c):
+        return ast.Extends(unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def replace_decl(self, meta, c):
+        return ast.Replace(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        key = c[0]
+        return ast.Remove(key, ast.key_words(key), span=self.span(meta))
+
+    def _remove(kind: str, hook: str | None = None):  # noqa: N805 - a factory used in the class body
+        def build(self, c):
+            if hook is not None:
+                return (kind, hook)
+            if kind == "scenario":
+                return (kind, unquote(c[0]))
+            return (kind, str(c[0])) if c else (kind,)
+
+        return build
+
+    remove_param = _remove("param")
+    remove_card = _remove("card")
+    remove_zone = _remove("zone")
+    remove_counter = _remove("counter")
+    remove_var = _remove("var")
+    remove_define = _remove("define")
+    remove_procedure = _remove("procedure")
+    remove_action = _remove("action")
+    remove_statistic = _remove("statistic")
+    remove_invariant = _remove("invariant")
+    remove_cards = _remove("cards")
+    remove_scenario = _remove("scenario")
+    remove_setup = _remove("hook", "setup")
+    remove_round_start = _remove("hook", "round start")
+    remove_round_end = _remove("hook", "round end")
+    remove_turn_start = _remove("hook", "turn start")
+    remove_turn_end = _remove("hook", "turn end")
+    remove_game_end = _remove("hook", "game end")
+    remove_round_ends = _remove("ends", "round")
+    remove_game_ends = _remove("ends", "game")
+    remove_winners = _remove("winners")
+    remove_rank = _remove("rank")
+    del _remove
 
     @v_args(meta=True)
     def import_decl(self, meta, c):
