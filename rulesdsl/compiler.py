@@ -471,12 +471,16 @@ class Compiler:
         names = self.g.zone_names
         log_move = self._log_move
 
+        grid = [shape == GRID for shape in self.g.zone_shape]
+
         def op(st, env):
             zi = src(st, env)
             dst = to(st, env)
             moved = [c for c in st.zones[zi] if c is not None]
             for c in moved:
                 st.move_card(c, dst)
+            if grid[zi]:
+                st.zones[zi].clear()  # `move all` takes a grid's places away too
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 

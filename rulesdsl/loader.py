@@ -18,6 +18,8 @@ from .parser import parse_file
 
 # Declarations a variant may simply write again: its own name and player counts win.
 HEADERS = ("game", "players")
+# Declarations a game may have several of: a variant's own adds one more (`replace` swaps them all).
+ADDITIVE = ("ends", "cards")
 
 
 @attrs.define
@@ -122,7 +124,7 @@ def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tup
             removed.append(d)
         else:
             key = ast.decl_key(d)
-            spots = where(key) if key and key[0] not in ("ends",) else []
+            spots = where(key) if key and key[0] not in ADDITIVE else []
             if spots and key[0] in HEADERS:
                 merged[spots[0]] = d
             elif spots:
