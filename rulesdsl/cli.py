@@ -347,7 +347,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
         raise UsageError("--max-moves must be at least 1")
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     for f in files:
-        load(f)  # a file that does not check stops here, with its errors
+        load(f, players=args.players, **_parse_sets(args.set))  # a file that does not check stops here
     failed = 0
     total = 0
     for f in files:
@@ -369,7 +369,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
           f"{Path(target).name} and the engine's own after every move...", file=out)
     out.flush()
     res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
-                           max_moves=args.max_moves)
+                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set))
     if res.ok:
         print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
               file=out)
@@ -417,6 +417,148 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
             print(f"\nThe failure is reproduced: {f}", file=out)
         return EXIT_ERROR
     print("\nThe transcript replays to its end with no failure.", file=out)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- compare and explain
+
+
+def cmd_compare(args, out: TextIO, err: TextIO) -> int:
+    import os
+
+    from .bots import BotSpecError, make_bot
+    from .compare import compare_stats, run_comparison
+    from .simulate import SimulationError
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.max_moves < 1:
+        raise UsageError("--max-moves must be at least 1")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    try:
+        for b in bots:
+            make_bot(b, 0)
+    except BotSpecError as e:
+        raise UsageError(str(e)) from None
+    files = [args.base, *args.variants]
+    params = _parse_sets(args.set)
+    games = [load(f, players=args.players, **params) for f in files]  # every file checks first
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError("--plot needs matplotlib: pip install 'rulesdsl[plot]'") from None
+    seed = args.seed if args.seed is not None else 0
+    try:
+        stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers)
+    except SimulationError as e:
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    metrics = compare_stats(stats)
+    names = [g.name for g in games]
+    if args.json:
+        print(json.dumps({
+            "files": files, "names": names, "games": args.games, "players": stats[0].players, "seed": seed,
+            "bots": bots, "capped": [s.capped for s in stats], "seconds": [round(s.seconds, 3) for s in stats],
+            "metrics": [{"name": m.name, "kind": m.kind, "values": [round(v, 4) for v in m.values],
+                         "spreads": [[round(x, 4) for x in s] for s in m.spreads],
+                         "p": [None if p is None else round(p, 6) for p in m.p]} for m in metrics],
+        }), file=out)
+    else:
+        _print_comparison(names, files, stats, metrics, out)
+    if args.plot:
+        _plot(args.plot, names, stats)
+        print(f"plot written to {args.plot}", file=out)
+    return EXIT_OK
+
+
+def _print_comparison(names, files, stats, metrics, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, highlight=False, width=max(100, 34 + 26 * len(names)))
+    console.print(f"{stats[0].games} games each, {stats[0].players} players, the same seeds "
+                  f"(from {stats[0].seed}), {'/'.join(stats[0].bots)} bots")
+    t = Table(show_lines=False)
+    t.add_column("")
+    for i, (name, f) in enumerate(zip(names, files, strict=True)):
+        t.add_column(("base: " if i == 0 else "") + name + f"\n{Path(f).name}", justify="right")
+    for m in metrics:
+        row = [m.name]
+        for v, spread, p in zip(m.values, m.spreads, m.p, strict=True):
+            if m.kind == "rate":
+                cell = f"{v:.1%} [{spread[0]:.1%}, {spread[1]:.1%}]"
+            else:
+                cell = f"{v:.2f} ± {spread[0]:.2f}"
+            if p is not None:
+                cell += " **" if p < 0.001 else " *" if p < 0.05 else ""
+            row.append(cell)
+        t.add_row(*row)
+    t.add_row("capped games", *[str(s.capped) for s in stats])
+    console.print(t)
+    console.print("mean ± standard deviation; win rates with 95% intervals (a shared win counts 1/k). "
+                  "* differs from the base with p < 0.05, ** with p < 0.001 (Welch's t-test for means, "
+                  "a two-proportion z-test for rates).")
+
+
+def _plot(path: str, names: list[str], stats) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for name, s in zip(names, stats, strict=True):
+        a.hist([r.moves for r in s.records if not r.capped], bins=40, histtype="step", label=name)
+    a.set_xlabel("moves per game")
+    a.set_ylabel("games")
+    a.legend(fontsize="small")
+    width = 0.8 / len(stats)
+    seats = range(min(s.players for s in stats))
+    for k, (name, s) in enumerate(zip(names, stats, strict=True)):
+        n = max(1, sum(1 for r in s.records if not r.capped))
+        b.bar([x + k * width for x in seats], [s.wins_by_seat()[x] / n for x in seats], width, label=name)
+    b.set_xticks([x + width * (len(stats) - 1) / 2 for x in seats], [f"seat {x + 1}" for x in seats])
+    b.set_ylabel("win rate")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def cmd_explain(args, out: TextIO, err: TextIO) -> int:
+    from . import ast
+    from .loader import resolve, source_of
+
+    load(args.file)  # only a valid game is explained
+    r = resolve(args.file)
+    if args.diff:
+        if r.base is None:
+            raise UsageError(f"{args.file} extends no other file: there is no base to differ from")
+        print(f"# What {args.file} changes in {r.base}", file=out)
+        for d in r.own:
+            if isinstance(d, ast.Import):
+                continue
+            print("", file=out)
+            print(source_of(d, r.sources), file=out)
+        for d in r.removed:
+            print("", file=out)
+            print(source_of(d, r.sources), file=out)
+        return EXIT_OK
+    head = f"# {args.file}" + (f", a variant of {r.base}, with everything resolved" if r.base else ", resolved")
+    print(head, file=out)
+    last_file = None
+    for d in r.decls:
+        if d.span.file != last_file:
+            print(f"\n# ---- from {d.span.file}", file=out)
+            last_file = d.span.file
+        print("", file=out)
+        text = source_of(d, r.sources)
+        if isinstance(d, ast.Param) and d.low is not None and " in " not in text.split("#")[0]:
+            text += f"  # in {d.low}..{d.high}, the base's range"
+        print(text, file=out)
     return EXIT_OK
 
 
@@ -471,6 +613,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     t = sub.add_parser("test", help="run a file's scenarios, then generated games against its invariants")
     t.add_argument("file", metavar="FILE")
+    t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
+    t.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="fix a parameter (default: generated within its range); repeatable")
     t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
     t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
     t.add_argument("--profile", default="ci", metavar="ci|long", help="ci: 50 games (default); long: 1000")
@@ -478,6 +623,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game longer than this fails: it may never end (default 10000)")
     t.add_argument("--save-dir", default=".rulesdsl/failures", metavar="DIR",
                    help="where a failing game's transcript is written")
+
+    c = sub.add_parser("compare", help="play a base game and its variants on the same seeds; show differences")
+    c.add_argument("base", metavar="BASE")
+    c.add_argument("variants", nargs="+", metavar="VARIANT")
+    common(c)
+    c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
+    c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
+    c.add_argument("--bots", default="random", metavar="KIND[,KIND...]", help="bots by seat (default: random)")
+    c.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
+    c.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--plot", metavar="FILE.png", help="draw game lengths and win rates (needs matplotlib)")
+
+    e = sub.add_parser("explain", help="print the game as it will run, after extends and overrides")
+    e.add_argument("file", metavar="FILE")
+    e.add_argument("--diff", action="store_true", help="only what the file changes in its base")
 
     r = sub.add_parser("replay", help="play a transcript back, step by step")
     r.add_argument("file", metavar="FILE")
@@ -515,6 +676,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_test(args, out, err)
         if args.command == "replay":
             return cmd_replay(args, out, err)
+        if args.command == "compare":
+            return cmd_compare(args, out, err)
+        if args.command == "explain":
+            return cmd_explain(args, out, err)
     except RulesError as e:
         print(e.format(), file=err)
         return EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR

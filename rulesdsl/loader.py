@@ -8,6 +8,7 @@ the base lacks, or declaring again what it has without `replace`, is a located e
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import attrs
@@ -45,6 +46,7 @@ def resolve(path: str | Path) -> Resolved:
 
 
 def _resolve(path: Path, via: ast.Decl | None, chain: tuple[Path, ...]) -> Resolved:
+    path = Path(os.path.normpath(path))  # games/variants/../tempurra.rules -> games/tempurra.rules
     key = path.resolve()
     if key in chain:
         verb = "extends" if isinstance(via, ast.Extends) else "imports"

@@ -245,7 +245,8 @@ def _param_strategies(game: Game):
 
 def check_properties(path: str | Path, games: int | None = None, seed: int | None = None, profile: str = "ci",
                      max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
-                     shrink_seconds: float = 30.0) -> PropertyResult:
+                     shrink_seconds: float = 30.0, players: int | None = None,
+                     params: dict | None = None) -> PropertyResult:
     """Have hypothesis generate games (players, parameters, seed, every choice) and check, after
     every move, the game's invariants and the engine's promises; at the end of a game, that it
     replays exactly from its seed and moves. A failure is shrunk to a short game."""
@@ -254,9 +255,11 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
     from hypothesis import strategies as hs
 
     path = str(path)
-    base = load(path)
+    fixed = dict(params or {})
+    base = load(path, players=players, **fixed)  # checks the fixed setting too
+    fixed = {k: base.params[k] for k in fixed}  # as the game's types ("2" -> 2)
     examples = games if games is not None else PROFILES.get(profile, PROFILES["ci"])
-    params_st = _param_strategies(base)
+    params_st = {k: s for k, s in _param_strategies(base).items() if k not in fixed}
     last: dict = {}
     counts = {"games": 0, "moves": 0}
 
@@ -269,11 +272,12 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
         # Past the budget, further tries are rejected and the shortest failure so far stands.
         if "since" in last and time.monotonic() - last["since"] > shrink_seconds:
             reject()
-        players = data.draw(hs.integers(base.min_players, base.max_players), label="players")
-        params = {name: data.draw(s, label=name) for name, s in params_st.items()}
+        n = players if players is not None else data.draw(hs.integers(base.min_players, base.max_players),
+                                                          label="players")
+        params = {name: data.draw(s, label=name) for name, s in params_st.items()} | fixed
         game_seed = data.draw(hs.integers(0, 2**32 - 1), label="seed")
-        game = _load(path, players, tuple(sorted(params.items())))
-        transcript = Transcript(path, players, params, game_seed, [], max_moves=max_moves)
+        game = _load(path, n, tuple(sorted(params.items())))
+        transcript = Transcript(path, n, params, game_seed, [], max_moves=max_moves)
         last["transcript"] = transcript
         try:
             moves = _generated_game(game, game_seed, transcript, data, max_moves)
