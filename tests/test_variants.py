@@ -221,7 +221,7 @@ def test_compare_table_marks_significant_differences():
 
 def test_compare_plot(tmp_path):
     png = tmp_path / "p.png"
-    code, out, err = run("compare", str(GAMES / "tamalo.rules"), str(GAMES / "variants" / "tamalo-jokers.rules"),
+    code, _, err = run("compare", str(GAMES / "tamalo.rules"), str(GAMES / "variants" / "tamalo-jokers.rules"),
                          "--games", "20", "--plot", str(png), "--workers", "1")
     if importlib.util.find_spec("matplotlib") is None:
         assert code == 2 and "pip install 'rulesdsl[plot]'" in err
