@@ -16,8 +16,9 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
+from .codegen import NoSource, SourceCompiler
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
-from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, STACK, SUSPEND, State
+from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, RELOAD, STACK, SUSPEND, State
 from .errors import Diagnostic, RulesError, RulesRuntimeError
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
@@ -47,7 +48,7 @@ class _Builder:
 
 
 class Compiler:
-    def __init__(self, prog: Program, names: list[str] | None = None):
+    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True):
         self.p = prog
         self.g = Game()
         n = prog.players
@@ -58,6 +59,8 @@ class Compiler:
         self.choose_decisions: dict[int, Decision] = {}
         self.unit = ""
         self.hoist: dict[int, tuple[list, int]] = {}
+        self.codegen = codegen
+        self.source = SourceCompiler(self)
 
     # ------------------------------------------------------------ entry
     def build(self) -> Game:
@@ -246,6 +249,7 @@ class Compiler:
 
             def op(st, env):
                 st.stack.append([code_id, 0, [None] * nlocals])
+                return RELOAD
 
             return op
 
@@ -414,6 +418,7 @@ class Compiler:
 
         def ret(st, env):
             st.stack.pop()
+            return RELOAD
 
         b.emit(ret, None)
 
@@ -743,6 +748,7 @@ class Compiler:
     def s_Return(self, s: ast.Return, b):
         def op(st, env):
             st.stack.pop()
+            return RELOAD
 
         b.emit(op, s.span)
 
@@ -791,6 +797,7 @@ class Compiler:
             for i in range(k):
                 new[i] = args[i](st, env)
             st.stack.append([code_id, 0, new])
+            return RELOAD
 
         b.emit(op, s.span)
 
@@ -798,6 +805,7 @@ class Compiler:
         if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
             def op(st, env):
                 st.stack.pop()
+                return RELOAD
             b.emit(op, s.span)
             return
         cell = [0]
@@ -816,9 +824,9 @@ class Compiler:
             del stack[1:]
             main = stack[0]
             if only_in_turn and not turn_cell[0] <= main[1] <= turn_cell[1]:
-                return None  # not inside a turn: only the running block ends
+                return RELOAD  # not inside a turn: only the running block ends
             main[1] = cell[0] if st.round > 0 or not over[0] else over[0]
-            return None
+            return RELOAD
 
         b.emit(op, s.span)
 
@@ -939,6 +947,11 @@ class Compiler:
         cached = self.hoist.get(id(e))
         if cached is not None:
             return self._cached_reader(e, *cached)
+        if self.codegen and not self.hoist:
+            try:
+                return self.source.compile(e)
+            except (NoSource, SyntaxError):
+                pass  # this expression runs as closures
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def _cached_reader(self, e: ast.Expr, cache: list, i: int) -> Fn:
@@ -1025,6 +1038,14 @@ class Compiler:
         cell[0] = body
         if nlocals == 0:
             cache[name] = lambda st, env: body(st, env)
+        return cache[name]
+
+    def _define_body(self, name: str) -> Fn:
+        """A define's body, compiled once: f(state, locals) with its parameters in the first slots."""
+        cache = self.__dict__.setdefault("_body_cache", {})
+        if name not in cache:
+            cache[name] = None  # defines are not recursive (the checker says so)
+            cache[name] = self.expr(self.p.defines[name].expr)
         return cache[name]
 
     def _show_fn(self, name: str) -> Fn:
@@ -1399,8 +1420,9 @@ def _fingerprint(p: Program, g: Game) -> str:
     return h.hexdigest()[:16]
 
 
-def compile_program(prog: Program, names: list[str] | None = None) -> Game:
-    return Compiler(prog, names).build()
+def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True) -> Game:
+    """`codegen=False` keeps every expression as closures (slower; for comparing the two)."""
+    return Compiler(prog, names, codegen).build()
 
 
 __all__ = ["INT", "NONE", "STR", "Compiler", "compile_program"]

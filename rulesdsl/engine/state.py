@@ -23,6 +23,7 @@ HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
 # What an op returns besides None (go on) or a jump target (>= 0).
 SUSPEND = -1
 HALT = -2
+RELOAD = -3  # the op changed the stack of frames (a call, a return, an `end`): reload the top frame
 
 # Loop iterations (backward jumps) and turns allowed between two decisions.
 STEP_BUDGET = 200_000
@@ -377,22 +378,26 @@ class State:
         self.budget = STEP_BUDGET
         start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
         frame = stack[-1]
-        pc = 0
+        ops, env, pc = codes[frame[0]].ops, frame[2], frame[1]
         try:
             while True:
-                frame = stack[-1]
-                pc = frame[1]
-                frame[1] = pc + 1
-                r = codes[frame[0]].ops[pc](self, frame[2])
+                op = ops[pc]
+                pc += 1
+                r = op(self, env)
                 if r is None:
                     continue
                 if r >= 0:
-                    frame[1] = r
+                    pc = r
+                    continue
+                frame[1] = pc  # where this frame goes on from
+                if r == RELOAD:
+                    frame = stack[-1]
+                    ops, env, pc = codes[frame[0]].ops, frame[2], frame[1]
                     continue
                 break
         except RulesRuntimeError as e:
             if e.span is None:
-                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), codes[frame[0]].spans[pc]) from None
+                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), codes[frame[0]].spans[pc - 1]) from None
             raise
         except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
             msg = str(e)
@@ -400,7 +405,7 @@ class State:
                 msg = "a value here is none (the top of an empty zone, or a variable never set?)"
             elif isinstance(e, ZeroDivisionError):
                 msg = "division by zero"
-            raise RulesRuntimeError(msg, codes[frame[0]].spans[pc]) from None
+            raise RulesRuntimeError(msg, codes[frame[0]].spans[pc - 1]) from None
         finally:
             if self.log is not None and len(self.log) > start:
                 known = self.known

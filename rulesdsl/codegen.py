@@ -1,0 +1,343 @@
+"""Expressions to Python source, compiled once: the fast path of the compiler.
+
+A closure per node costs a Python call per node per evaluation; here an expression becomes one
+Python expression instead (as Jinja turns templates into Python source). A `where` becomes a
+comprehension whose loop variable is the item, so `hand where it is dish and it.number == n`
+runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
+depend on the item are worked out once, before the loop, when that cannot fail. Anything this
+module does not handle falls back to the closure compiler (`NoSource`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import ast
+from .checker import CARD, ZONE, is_list
+from .engine.state import GRID
+from .errors import RulesRuntimeError
+
+
+class NoSource(Exception):
+    """This expression is left to the closure compiler."""
+
+
+# Built-ins that never raise on their own (so a part using only them may be hoisted).
+SAFE_CALLS = {"count", "any", "empty", "top", "bottom", "first", "last", "distinct", "owner", "place", "zone_of",
+              "knows"}
+
+
+def _last(s):
+    return s[-1] if s else None
+
+
+def _first(s):
+    return s[0] if s else None
+
+
+def _card_attr(table, c):
+    return None if c is None else table[c]
+
+
+def _player(p, what):
+    if p is None:
+        raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
+    return p
+
+
+def _sum(values):
+    return sum(v for v in values if v is not None)
+
+
+def _pick(f, values):
+    return f((v for v in values if v is not None), default=None)
+
+
+def _rand(st, s):
+    return s[st.randbelow(len(s))] if s else None
+
+
+def _range(a, b, limit):
+    if b - a > limit:
+        raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
+    return list(range(a, b + 1))
+
+
+class SourceCompiler:
+    """Builds `lambda st, env: ...` from an expression, with the closure compiler as fallback."""
+
+    def __init__(self, comp):
+        self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
+        self.names: dict[str, object] = {
+            "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
+            "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
+        }
+        self.consts: dict[int, str] = {}
+
+    # -- entry
+    def compile(self, e: ast.Expr) -> Callable:
+        src = self.src(e, {})
+        return eval(f"lambda st, env: {src}", self.names)
+
+    def const(self, value) -> str:
+        key = id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = f"_k{len(self.names)}"
+            self.names[name] = value
+            self.consts[key] = name
+        return name
+
+    # -- expressions
+    def src(self, e: ast.Expr, items: dict[int, str]) -> str:
+        hoisted = self.hoisted.get(id(e))
+        if hoisted is not None:
+            return hoisted
+        method = getattr(self, "s_" + type(e).__name__, None)
+        if method is None:
+            raise NoSource(type(e).__name__)
+        return method(e, items)
+
+    def type(self, e: ast.Expr) -> str:
+        return self.c.type(e)
+
+    def s_IntLit(self, e, items):
+        return repr(e.value)
+
+    s_StrLit = s_IntLit
+    s_BoolLit = s_IntLit
+
+    def s_NoneLit(self, e, items):
+        return "None"
+
+    def s_Name(self, e: ast.Name, items):
+        ref = self.c.p.refs[id(e)]
+        kind = ref[0]
+        g = self.c.g
+        n = g.players
+        if kind == "local":
+            return items.get(ref[1], f"env[{ref[1]}]")
+        if kind == "const":
+            return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
+        if kind == "counter":
+            return f"st.counters[{g.counter_layout[self.c.p.counters[ref[1]].name][0]}]"
+        if kind == "var":
+            return f"st.vars[{g.var_layout[self.c.p.vars[ref[1]].name][0]}]"
+        if kind == "zone":
+            zi = g.zone_base[ref[1]]
+            if g.zone_shape[zi] == GRID:
+                return f"[_c for _c in st.zones[{zi}] if _c is not None]"
+            return f"st.zones[{zi}]"
+        if kind == "define":
+            return f"{self.const(self.c._define_fn(ref[1]))}(st, env)"
+        if kind == "builtin":
+            name = ref[1]
+            return {
+                "me": "st.current",
+                "others": f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
+                "round": "st.round", "turn": "st.turn", "direction": "st.direction",
+                "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
+                "winners": "st.winners", "game_over": "st.over",
+                "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
+            }[name]
+        raise NoSource(kind)
+
+    def s_PlayersExpr(self, e: ast.PlayersExpr, items):
+        n = self.c.g.players
+        if e.start is None:
+            return f"list(range({n}))"
+        start = self.src(e.start, items)
+        return f"[({self.player(e.start, start, 'players from')} + st.direction * _k) % {n} for _k in range({n})]"
+
+    def s_ListLit(self, e: ast.ListLit, items):
+        return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
+
+    def player(self, node: ast.Expr, src: str, what: str) -> str:
+        """A player's seat, or a runtime error if the expression gives none."""
+        if src == "st.current" or src.startswith("_i"):
+            return src
+        return f"_player({src}, {what!r})"
+
+    def s_Attr(self, e: ast.Attr, items):
+        g = self.c.g
+        t = self.type(e.obj)
+        obj = self.src(e.obj, items)
+        if t in (CARD, ZONE, "list[card]"):
+            table = self.const(g.attrs[e.name])
+            if t == CARD:
+                return f"{table}[{obj}]" if obj.startswith("_i") else f"_card_attr({table}, {obj})"
+            return f"[{table}[_c] for _c in {obj} if _c is not None]"
+        name = e.name
+        if name == "seat":
+            one = "({p} + 1)"
+        elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
+            base = g.zone_base[g.zone_spec_names.index(name)]
+            if g.zone_shape[base] == GRID:
+                one = f"[_c for _c in st.zones[{base} + {{p}}] if _c is not None]"
+            else:
+                one = f"st.zones[{base} + {{p}}]"
+        elif name in g.counter_layout:
+            one = f"st.counters[{g.counter_layout[name][0]} + {{p}}]"
+        else:
+            one = f"st.vars[{g.var_layout[name][0]} + {{p}}]"
+        if t == "list[player]":
+            if self.type(e) == "list[card]":
+                return f"[_c for _p in {obj} if _p is not None for _c in {one.format(p='_p')} if _c is not None]"
+            return f"[{one.format(p='_p')} for _p in {obj} if _p is not None]"
+        return one.format(p=self.player(e.obj, obj, name))
+
+    def s_Call(self, e: ast.Call, items):
+        ref = self.c.p.refs.get(id(e))
+        if ref is not None and ref[0] == "define":
+            if len(ref) > 2 and ref[2] is not None:
+                raise NoSource("define applied to each item")
+            info = self.c.p.defines[e.func]
+            body = self.const(self.c._define_body(e.func))
+            args = [self.src(a, items) for a in e.args]
+            pad = info.nlocals - len(args)
+            env = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
+            return f"{body}(st, {env})"
+        f = e.func
+        if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
+            return self.scan(f, e.args[0], items)
+        a = [self.src(x, items) for x in e.args]
+        x = a[0]
+        g = self.c.g
+        n = g.players
+        simple = {
+            "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
+            "top": f"_last({x})", "last": f"_last({x})", "first": f"_first({x})", "bottom": f"_first({x})",
+            "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
+            "sorted": f"sorted(_v for _v in {x} if _v is not None)", "abs": f"abs({x})",
+        }
+        if f in simple:
+            return simple[f]
+        if f in ("min", "max"):
+            return f"{f}({a[0]}, {a[1]})" if len(a) == 2 else f"_pick({f}, {x})"
+        if f in ("next", "previous"):
+            sign = "" if f == "next" else "-"
+            return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
+        owner = self.const(g.zone_owner)
+        if f == "owner":
+            return f"(None if (_o := {x}) is None or {owner}[st.loc[_o]] < 0 else {owner}[st.loc[_o]])" \
+                if not items else self.fallback(e)
+        if f == "place":
+            return f"(None if (_o := {x}) is None else st.zones[st.loc[_o]].index(_o) + 1)" \
+                if not items else self.fallback(e)
+        if f == "knows":
+            return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
+                if not items else self.fallback(e)
+        raise NoSource(f)
+
+    def fallback(self, e: ast.Expr) -> str:
+        raise NoSource(type(e).__name__)
+
+    def s_Unary(self, e: ast.Unary, items):
+        x = self.src(e.operand, items)
+        return f"(not {x})" if e.op == "not" else f"(-{x})"
+
+    def s_Binary(self, e: ast.Binary, items):
+        a, b = self.src(e.left, items), self.src(e.right, items)
+        op = {"/": "//"}.get(e.op, e.op)
+        if op == "+" and is_list(self.type(e.left)):
+            return f"(list({a}) + list({b}))"
+        return f"({a} {op} {b})"
+
+    def s_IsKind(self, e: ast.IsKind, items):
+        x = self.src(e.operand, items)
+        k = self.c.g.kind_names.index(e.kind)
+        kinds = self.const(self.c.g.card_kind)
+        if x.startswith("_i"):  # an item: never none
+            return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
+        if items:
+            raise NoSource("kind test of a value that may be none, inside a loop")
+        if e.negate:
+            return f"((_o := {x}) is None or {kinds}[_o] != {k})"
+        return f"((_o := {x}) is not None and {kinds}[_o] == {k})"
+
+    def s_Range(self, e: ast.Range, items):
+        from .compiler import MAX_RANGE
+
+        return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
+
+    def s_IfExpr(self, e: ast.IfExpr, items):
+        return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
+
+    def s_Match(self, e: ast.Match, items):
+        raise NoSource("match")
+
+    # -- where: comprehensions
+    def s_Where(self, e: ast.Where, items):
+        var, seq, cond, hoisted = self.loop(e, items)
+        return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
+
+    def scan(self, f: str, w: ast.Where, items) -> str:
+        var, seq, cond, hoisted = self.loop(w, items)
+        if f == "count":
+            body = f"sum(1 for {var} in {seq} if {cond})"
+        elif f == "any":
+            body = f"any(True for {var} in {seq} if {cond})"
+        elif f == "empty":
+            body = f"(not any(True for {var} in {seq} if {cond}))"
+        elif f in ("top", "last"):
+            body = f"next(({var} for {var} in reversed({seq}) if {cond}), None)"
+        else:
+            body = f"next(({var} for {var} in {seq} if {cond}), None)"
+        return self.wrap(hoisted, body)
+
+    def loop(self, e: ast.Where, items: dict[int, str]):
+        slot = self.c.p.slots[id(e)]
+        var = f"_i{slot}"
+        seq = self.src(e.seq, items)
+        if isinstance(e.seq, ast.ListLit):
+            seq = f"[_x for _x in {seq} if _x is not None]"
+        inner = dict(items)
+        inner[slot] = var
+        hoisted: list[tuple[str, str]] = []
+        parts = [p for p in self.c._invariant_parts(e.cond, slot) if self.safe(p)]
+        saved = {}
+        for p in parts:
+            name = f"_h{id(p)}"
+            hoisted.append((name, self.src(p, items)))
+            saved[id(p)] = name
+        self.hoisted.update(saved)
+        try:
+            cond = self.src(e.cond, inner)
+        finally:
+            for k in saved:
+                del self.hoisted[k]
+        return var, seq, cond, hoisted
+
+    @property
+    def hoisted(self) -> dict[int, str]:
+        if not hasattr(self, "_hoisted"):
+            self._hoisted: dict[int, str] = {}
+        return self._hoisted
+
+    def wrap(self, hoisted: list[tuple[str, str]], body: str) -> str:
+        if not hoisted:
+            return body
+        names = ", ".join(n for n, _ in hoisted)
+        values = ", ".join(v for _, v in hoisted)
+        return f"(lambda {names}: {body})({values})"
+
+    def safe(self, e: ast.Expr) -> bool:
+        """Can this part be worked out before the loop without a risk of failing?"""
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
+            return True
+        if isinstance(e, ast.Attr):
+            return self.type(e.obj) in (CARD, ZONE, "list[card]") and self.safe(e.obj)
+        if isinstance(e, ast.Call):
+            ref = self.c.p.refs.get(id(e))
+            if ref is not None and ref[0] == "define":
+                return False
+            return e.func in SAFE_CALLS and all(self.safe(a) for a in e.args)
+        if isinstance(e, ast.Where):
+            return self.safe(e.seq) and self.safe(e.cond)
+        if isinstance(e, ast.IsKind):
+            return self.safe(e.operand)
+        if isinstance(e, ast.Binary):
+            return e.op in ("==", "!=", "and", "or", "in") and self.safe(e.left) and self.safe(e.right)
+        if isinstance(e, ast.Unary):
+            return e.op == "not" and self.safe(e.operand)
+        return False
