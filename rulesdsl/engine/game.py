@@ -176,13 +176,12 @@ class Game:
         """The distinct options of a `choose`: equal values once; identical cards of a hand once."""
         values = dec.domain(st, env)
         if dec.elem != "card":
-            out = []
-            seen = set()
-            for v in values:
-                if v is not None and v not in seen:
-                    seen.add(v)
-                    out.append(v)
+            out = list(dict.fromkeys(values))
+            if None in out:
+                out.remove(None)
             return out
+        if len(values) <= 1:
+            return [c for c in values if c is not None]
         out = []
         first: dict[tuple[int, int], int] = {}
         loc, known, shape, face = st.loc, st.known, self.zone_shape, self.card_face
