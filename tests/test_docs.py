@@ -8,12 +8,13 @@ Any other ```rules block must parse as declarations, as statements, or as one ex
 A ```text block that shows `$ rulesdsl ...` (or `$ printf '...' | rulesdsl play ...`) on files of
 this repository is run (the tutorial's from games/examples/, where its game is): its lines must
 appear in the real output, in order. `...` stands for lines left out, `NAME> MOVE` lines are the
-input, and times are not compared; runs of more than 200 games are left out for speed. A ```python
-block followed by a ```text block must print it.
+input, and times are not compared; runs of more than 200 games are left out for speed; a `*` in
+a path is expanded as the shell would. A ```python block followed by a ```text block must print it.
 
-testing.md's commands write transcripts, so they run in a scratch directory that sees games/ and
-tests/, where its made-up files (a ```rules block after `<!-- file: NAME -->`) are written too; a
-`rulesdsl replay` of a transcript first runs the shown `rulesdsl test` that wrote it. What depends
+testing.md's commands write transcripts, and variants.md's use made-up variants, so they run in a
+scratch directory that sees games/ and tests/, where their made-up files (a ```rules block after
+`<!-- file: NAME -->`) are written too; a `rulesdsl replay` of a transcript first runs the shown
+`rulesdsl test` that wrote it. What depends
 on hypothesis's luck or on time is not compared: the moves counted by passing generated games, and
 what follows `did not end within` (the game a time-limited shrink ends with).
 """
@@ -103,7 +104,9 @@ def test_error_examples_are_what_check_prints(doc, name, edit):
     assert e.value.format() in (DOCS / doc).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("marker", "body"), blocks_of("language.md", "tutorial.md", "cli.md", "testing.md"))
+@pytest.mark.parametrize(
+    ("marker", "body"), blocks_of("language.md", "tutorial.md", "cli.md", "testing.md", "variants.md")
+)
 def test_rules_block(marker, body):
     if marker.startswith("from:"):
         source = (ROOT / marker.removeprefix("from:").strip()).read_text(encoding="utf-8")
@@ -147,7 +150,7 @@ TEXT = re.compile(r"```text\n(.*?)```", re.S)
 COMMAND = re.compile(r"\$ (?:printf '(?P<input>[^']*)' \| )?rulesdsl (?P<args>[^<>|]*)")
 TIMES = ("seconds", "moves/s", "moves_per_s")
 MADE_UP = re.compile(r"<!-- file: (?P<name>\S+) -->\n```rules\n(?P<body>.*?)```", re.S)
-SCRATCH = ("testing.md",)  # docs whose commands run in a scratch directory
+SCRATCH = ("testing.md", "variants.md")  # docs whose commands run in a scratch directory
 
 
 def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
@@ -165,7 +168,7 @@ def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
             m = COMMAND.fullmatch(first)
             if not m:
                 continue
-            args = shlex.split(m["args"])
+            args = [x for a in shlex.split(m["args"]) for x in expand(a, cwd)]
             if not all((cwd / a).exists() or a in (files or {}) for a in args if a.endswith(".rules")):
                 continue  # a file made up for the example (broken.rules, a variant of the game)
             if "--games" in args and int(args[args.index("--games") + 1]) > 200:
@@ -185,6 +188,13 @@ def shown_commands(doc: str, cwd: Path = ROOT, *, drafts: bool = False) -> list:
     return out
 
 
+def expand(arg: str, cwd: Path) -> list[str]:
+    """A shown argument as the shell gives it: a path with `*` becomes the files it matches, in order."""
+    if "*" not in arg:
+        return [arg]
+    return sorted(str(p.relative_to(cwd)) for p in cwd.glob(arg)) or [arg]
+
+
 def in_scratch(path: Path, files: dict[str, str]) -> Path:
     """A directory that sees the repository's games/ and tests/, with the made-up files written."""
     for name in ("games", "tests"):
@@ -202,7 +212,8 @@ def comparable(line: str) -> str:
 @pytest.mark.parametrize(
     ("cwd", "args", "stdin", "expected", "code", "scratch"),
     shown_commands("cli.md") + shown_commands("language.md")
-    + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True) + shown_commands("testing.md"),
+    + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True) + shown_commands("testing.md")
+    + shown_commands("variants.md"),
 )
 def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeypatch, tmp_path):
     if scratch is not None:
@@ -232,6 +243,22 @@ def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeyp
             continue
         assert line in real[at:], f"not in the output (after line {at}): {line!r}"
         at = real.index(line, at) + 1
+
+
+def test_compare_json_keys_are_documented():
+    out = io.StringIO()
+    assert main(["compare", str(TUTORIAL_GAME), str(TUTORIAL_GAME), "--games", "2", "--workers", "1", "--json"],
+                stdout=out, stderr=io.StringIO()) == 0
+    data = json.loads(out.getvalue())
+    section = (DOCS / "cli.md").read_text(encoding="utf-8").split("### `compare --json`")[1].split("\n## ")[0]
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    assert documented == set(data) | set(data["metrics"][0])
+
+
+def test_every_variant_is_listed_once():
+    listed = re.findall(r"^\| \[`([\w.-]+)`\]\(\.\./games/variants/\1\) \|",
+                        (DOCS / "variants.md").read_text(encoding="utf-8"), re.M)
+    assert listed == sorted(p.name for p in (ROOT / "games" / "variants").glob("*.rules"))
 
 
 def test_shown_transcript_is_the_one_test_writes(tmp_path, monkeypatch):
