@@ -2,7 +2,7 @@
 
 A closure per node costs a Python call per node per evaluation; here an expression becomes one
 Python expression instead (as Jinja turns templates into Python source). A `where` becomes a
-comprehension whose loop variable is the item, so `hand where it is dish and it.number == n`
+comprehension whose loop variable is the item, so `hand where it is plain and it.number == n`
 runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
 depend on the item are worked out once, before the loop, when that cannot fail. Anything this
 module does not handle falls back to the closure compiler (`NoSource`).

@@ -46,7 +46,7 @@ def resolve(path: str | Path) -> Resolved:
 
 
 def _resolve(path: Path, via: ast.Decl | None, chain: tuple[Path, ...]) -> Resolved:
-    path = Path(os.path.normpath(path))  # games/variants/../tempurra.rules -> games/tempurra.rules
+    path = Path(os.path.normpath(path))  # games/variants/../base.rules -> games/base.rules
     key = path.resolve()
     if key in chain:
         verb = "extends" if isinstance(via, ast.Extends) else "imports"
