@@ -562,6 +562,65 @@ def cmd_explain(args, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- arena
+
+
+def cmd_arena(args, out: TextIO, err: TextIO) -> int:
+    import os
+
+    from .arena import run_arena, seat_counts, summarize
+    from .bots import BotSpecError
+    from .simulate import SimulationError
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.max_moves < 1:
+        raise UsageError("--max-moves must be at least 1")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        raise UsageError("--bots needs at least one bot, such as ismcts,random")
+    seed = args.seed if args.seed is not None else 0
+    try:
+        game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
+                                          workers, args.max_moves)
+    except (BotSpecError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    except SimulationError as e:
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    rows = summarize(records, lineup)
+    capped = sum(r.capped for r in records)
+    if args.json:
+        print(json.dumps({
+            "game": game.name, "file": args.file, "games": len(records), "players": game.players,
+            "params": game.params, "seed": seed, "lineup": lineup, "capped": capped,
+            "bots": [{"bot": r.bot, "seats": r.seats, "games": r.games, "wins": round(r.wins, 3),
+                      "win_rate": round(r.rate, 4), "interval": [round(x, 4) for x in r.interval],
+                      "decisions": r.choices} for r in rows],
+            "by_seat": seat_counts(records, game.players),
+            "seconds": {"per_decision": {r.bot: round(r.seconds_per_choice, 5) for r in rows},
+                        "slowest": {r.bot: round(r.slowest, 4) for r in rows}},
+        }), file=out)
+        return EXIT_OK
+    n = game.players
+    print(f"{game.name}: {len(records)} games, {n} players, seed {seed}; line-up {', '.join(lineup)}, "
+          f"rotated one seat each game", file=out)
+    width = max(12, *(len(r.bot) for r in rows))
+    print(f"{'bot':<{width}}  seats  seat-games    wins  win rate  95% interval", file=out)
+    for r in rows:
+        lo, hi = r.interval
+        print(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  "
+              f"[{lo:.1%}, {hi:.1%}]", file=out)
+    print(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.", file=out)
+    for r in rows:
+        print(f"{r.bot}: {r.seconds_per_choice:.4f} seconds a decision on average, slowest {r.slowest:.3f} "
+              f"({r.choices} decisions with a choice)", file=out)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -636,6 +695,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--plot", metavar="FILE.png", help="draw game lengths and win rates (needs matplotlib)")
 
+    a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95% intervals")
+    a.add_argument("file", metavar="FILE")
+    common(a)
+    a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
+                   help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
+    a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    a.add_argument("--seed", type=int, metavar="S", help="first deal's seed (default 0)")
+    a.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
+    a.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+
     e = sub.add_parser("explain", help="print the game as it will run, after extends and overrides")
     e.add_argument("file", metavar="FILE")
     e.add_argument("--diff", action="store_true", help="only what the file changes in its base")
@@ -678,6 +748,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_replay(args, out, err)
         if args.command == "compare":
             return cmd_compare(args, out, err)
+        if args.command == "arena":
+            return cmd_arena(args, out, err)
         if args.command == "explain":
             return cmd_explain(args, out, err)
     except RulesError as e:

@@ -1,14 +1,19 @@
 """Bots that play any game through the state API: they see a state and pick a legal move.
 
-A bot may only use what its seat could know; `RandomBot` needs nothing but the number of options.
+A bot may only use what its seat could know: `RandomBot` needs nothing but the number of options;
+the search bots look ahead only in worlds sampled from the deciding seat's knowledge
+(`worlds.sample_world`), never in the real deal.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from ..engine.state import State
+from .greedy import DEFAULT_SAMPLES, GreedyBot
+from .ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 
 
 class Bot(Protocol):
@@ -31,19 +36,56 @@ class RandomBot:
         return self.rng.randrange(state.num_moves())
 
 
-BOT_KINDS = {"random": RandomBot}
-
-
 class BotSpecError(ValueError):
     pass
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from its command-line name, such as `random`."""
-    kind, _, arg = spec.strip().partition(":")
-    cls = BOT_KINDS.get(kind)
-    if cls is None:
-        raise BotSpecError(f"unknown bot '{spec}'; bots: {', '.join(BOT_KINDS)}")
+def _count(kind: str, arg: str, what: str) -> int:
+    try:
+        n = int(arg)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise BotSpecError(f"bot '{kind}:{arg}': {what} must be a whole number of at least 1")
+    return n
+
+
+def _random(arg: str, seed: int | None) -> Bot:
     if arg:
-        raise BotSpecError(f"bot '{kind}' takes no setting (got '{arg}')")
-    return cls(seed)
+        raise BotSpecError(f"bot 'random' takes no setting (got '{arg}')")
+    return RandomBot(seed)
+
+
+def _ismcts(arg: str, seed: int | None) -> Bot:
+    if not arg:
+        return ISMCTSBot(seed)
+    if arg.endswith("s"):
+        try:
+            secs = float(arg[:-1])
+        except ValueError:
+            secs = 0.0
+        if not 0 < secs <= 3600:
+            raise BotSpecError(f"bot 'ismcts:{arg}': a time budget is seconds per move, such as ismcts:0.5s")
+        return ISMCTSBot(seed, seconds=secs)
+    return ISMCTSBot(seed, iterations=_count("ismcts", arg, "the iterations per move"))
+
+
+def _greedy(arg: str, seed: int | None) -> Bot:
+    return GreedyBot(seed, samples=_count("greedy", arg, "the sampled worlds per move") if arg else DEFAULT_SAMPLES)
+
+
+BOT_KINDS: dict[str, Callable[[str, int | None], Bot]] = {"random": _random, "greedy": _greedy, "ismcts": _ismcts}
+BOT_HELP = (f"random, greedy[:WORLDS] (default {DEFAULT_SAMPLES}), "
+            f"ismcts[:ITERATIONS] (default {DEFAULT_ITERATIONS}) or ismcts:SECONDSs")
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from its command-line name: `random`, `greedy`, `greedy:4`, `ismcts`, `ismcts:200`, `ismcts:0.5s`."""
+    kind, _, arg = spec.strip().partition(":")
+    make = BOT_KINDS.get(kind.strip())
+    if make is None:
+        raise BotSpecError(f"unknown bot '{spec.strip()}'; bots: {BOT_HELP}")
+    return make(arg.strip(), seed)
+
+
+__all__ = ["BOT_KINDS", "Bot", "BotSpecError", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot"]

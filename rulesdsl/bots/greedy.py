@@ -1,0 +1,42 @@
+"""A one-ply bot: it tries each of its moves in a few sampled worlds and keeps the best.
+
+No tree: after its own move everyone plays at random to the end, and a move is worth its average
+share of the win. All moves are tried on the same worlds (and the same playout seeds), so their
+differences are not drowned by the luck of the deal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.state import State
+from .worlds import playout, rewards, sample_world
+
+DEFAULT_SAMPLES = 8
+PLAYOUT_LIMIT = 2_000
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, playout_limit: int = PLAYOUT_LIMIT):
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.playout_limit = playout_limit
+
+    def choose(self, state: State) -> int:
+        n = len(state.options)
+        if n <= 1:
+            return 0
+        me = state.chooser
+        base = state.clone(log=False)
+        scores = [0.0] * n
+        for _ in range(self.samples):
+            world = sample_world(base, me, self.rng)
+            seed = self.rng.getrandbits(64)
+            for i in range(n):
+                d = world.clone(log=False)
+                d.apply_index(i)
+                playout(d, random.Random(seed), self.playout_limit)
+                scores[i] += rewards(d)[me]
+        return max(range(n), key=scores.__getitem__)

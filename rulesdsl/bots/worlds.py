@@ -1,0 +1,69 @@
+"""Sampled worlds for search bots: what a seat does not know, dealt again at random.
+
+`State.determinize` gives a consistent world, but the world it gives depends on where the hidden
+cards really are. A bot whose choice must depend only on what its seat knows needs more: the
+same random numbers must give the same world from every state the seat cannot tell apart. So the
+hidden cards are first put in a canonical order (by card number, within each set of cards shuffled
+together) and then dealt to the hidden places, read in table order.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.state import State
+
+
+def sample_world(state: State, player: int, rng: random.Random) -> State:
+    """A copy of `state` without its log, in which the cards `player` does not know are dealt
+    again at random among the places that hold such cards (only within a set of cards last
+    shuffled together), and the game's own random generator is reseeded from `rng`."""
+    s = state.clone(log=False)
+    bit = 1 << player
+    known, group = state.known, state.group
+    hidden: dict[int, list[int]] = {}  # shuffle group -> its hidden cards, in table order
+    for z in state.zones:
+        for c in z:
+            if c is not None and not known[c] & bit:
+                cards = hidden.get(group[c])
+                if cards is None:
+                    hidden[group[c]] = [c]
+                else:
+                    cards.append(c)
+    rename: dict[int, int] = {}
+    for cards in hidden.values():
+        if len(cards) > 1:
+            ids = sorted(cards)
+            rng.shuffle(ids)
+            rename.update(zip(cards, ids, strict=True))
+    if rename:
+        s._rename(rename, player)
+    s.rng = rng.getrandbits(64)
+    return s
+
+
+def rewards(state: State) -> list[float]:
+    """Each seat's share of the win at the end: 1/k for each of k winners, 0 for the others. A game
+    that did not end (a playout cut short) counts as a draw: 1/n each."""
+    n = state.game.players
+    out = [0.0] * n
+    w = state.winners if state.over else ()
+    if state.over and not w:
+        return out
+    if not state.over:
+        return [1.0 / n] * n
+    share = 1.0 / len(w)
+    for p in w:
+        out[p] = share
+    return out
+
+
+def playout(state: State, rng: random.Random, limit: int) -> None:
+    """Random moves until the game ends or `limit` moves were played (then it is scored as a draw)."""
+    randrange = rng.randrange
+    apply = state.apply_index
+    for _ in range(limit):
+        if state.over:
+            return
+        n = len(state.options)
+        apply(randrange(n) if n > 1 else 0)
