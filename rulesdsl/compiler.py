@@ -80,6 +80,7 @@ class Compiler:
         g.all_mask = (1 << self.n) - 1
         self._cards()
         self._zones()
+        g.prepare()
         self._vars()
         for name, info in p.defines.items():
             if not info.params:
@@ -481,6 +482,11 @@ class Compiler:
         def op(st, env):
             zi = src(st, env)
             dst = to(st, env)
+            if zi != dst and not grid[zi] and not grid[dst]:
+                moved = st.move_all(zi, dst)
+                if st.log is not None:
+                    log_move(st, moved, [names[zi]], dst)
+                return
             moved = [c for c in st.zones[zi] if c is not None]
             for c in moved:
                 st.move_card(c, dst)

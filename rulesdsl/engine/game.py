@@ -146,6 +146,19 @@ class Game:
         self.actions: list[ActionRt] = []
         self.fingerprint = ""
         self.card_vars: tuple[int, ...] = ()
+        # Derived by `prepare()` for the engine's hot paths.
+        self.zone_grid: list[bool] = []
+        self.zone_hand: list[bool] = []
+        self.zone_learn: list[int] = []  # what entering a zone teaches: ~mask (everyone), a bit (owner), 0
+
+    def prepare(self) -> None:
+        """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""
+        self.zone_grid = [shape == GRID for shape in self.zone_shape]
+        self.zone_hand = [shape == HAND for shape in self.zone_shape]
+        self.zone_learn = [
+            ~self.all_mask if vis == PUBLIC else (1 << owner if vis == PRIVATE else 0)
+            for vis, owner in zip(self.zone_vis, self.zone_owner, strict=True)
+        ]
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} for {self.players} players>"
@@ -161,6 +174,7 @@ class Game:
     # ------------------------------------------------------------ decisions
     def turn_options(self, st: State) -> list:
         opts = []
+        me = st.current
         for ai, a in enumerate(self.actions):
             env = [None] * a.nlocals
             if a.cond is not None and not a.cond(st, env):
@@ -168,8 +182,7 @@ class Game:
             if a.lead is None:
                 opts.append((ai, None))
             else:
-                for v in self.choice_values(st, a.lead, env, st.current):
-                    opts.append((ai, v))
+                opts.extend([(ai, v) for v in self.choice_values(st, a.lead, env, me)])
         return opts
 
     def choice_values(self, st: State, dec: Decision, env: list, chooser: int) -> list:
@@ -180,16 +193,20 @@ class Game:
             if None in out:
                 out.remove(None)
             return out
-        if len(values) <= 1:
+        n = len(values)
+        if n <= 1:
             return [c for c in values if c is not None]
+        face = self.card_face
+        if None not in values and len({face[c] for c in values}) == n:
+            return list(values)  # all faces differ: no two options are the same outcome
         out = []
         first: dict[tuple[int, int], int] = {}
-        loc, known, shape, face = st.loc, st.known, self.zone_shape, self.card_face
+        loc, known, hand = st.loc, st.known, self.zone_hand
         for c in values:
             if c is None:
                 continue
             zi = loc[c]
-            if shape[zi] == HAND and known[c] >> chooser & 1:
+            if hand[zi] and known[c] >> chooser & 1:
                 key = (zi, face[c])
                 j = first.get(key)
                 if j is None:

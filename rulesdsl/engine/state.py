@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMove, RulesRuntimeError
-from .rng import next64, seed_state
+from .rng import GOLDEN, MASK, next64, seed_state
 
 if TYPE_CHECKING:
     from .game import Game, Move
@@ -435,14 +435,15 @@ class State:
         g = self.game
         src = self.loc[c]
         lst = self.zones[src]
-        if g.zone_shape[src] == GRID:
+        grid = g.zone_grid
+        if grid[src]:
             lst[lst.index(c)] = None  # the place stays, empty
         elif lst and lst[-1] == c:
             lst.pop()
         else:
             lst.remove(c)
         dst = self.zones[zi]
-        if g.zone_shape[zi] == GRID:
+        if grid[zi]:
             if place is None:
                 dst.append(c)  # a new place
             else:
@@ -456,15 +457,38 @@ class State:
         else:
             dst.append(c)
         self.loc[c] = zi
-        vis = g.zone_vis[zi]
-        if vis == PUBLIC:
-            self.known[c] = g.all_mask
-        elif vis == PRIVATE:
-            self.known[c] |= 1 << g.zone_owner[zi]
+        m = g.zone_learn[zi]
+        if m:
+            if m < 0:
+                self.known[c] = ~m  # a public zone: everyone
+            else:
+                self.known[c] |= m  # a private zone: its owner
+
+    def move_all(self, src: int, zi: int) -> list[int]:
+        """Move every card of a stack or hand to another such zone, keeping their order (what
+        `move_card` for each card from the bottom up would do, in one step)."""
+        g = self.game
+        lst = self.zones[src]
+        moved = lst[:]
+        lst.clear()
+        self.zones[zi].extend(moved)
+        loc = self.loc
+        for c in moved:
+            loc[c] = zi
+        m = g.zone_learn[zi]
+        if m:
+            known = self.known
+            if m < 0:
+                for c in moved:
+                    known[c] = ~m
+            else:
+                for c in moved:
+                    known[c] |= m
+        return moved
 
     def top_card(self, zi: int) -> int | None:
         lst = self.zones[zi]
-        if self.game.zone_shape[zi] == GRID:
+        if self.game.zone_grid[zi]:
             for c in reversed(lst):
                 if c is not None:
                     return c
@@ -473,12 +497,16 @@ class State:
 
     def draw_one(self, src: int, dst: int) -> int | None:
         """Move the top card of src to dst, refilling src first if it is empty and says how."""
-        c = self.top_card(src)
-        if c is None:
-            self.refill(src)
+        lst = self.zones[src]
+        if lst and not self.game.zone_grid[src]:
+            c = lst[-1]  # the common case: the top of a pile
+        else:
             c = self.top_card(src)
             if c is None:
-                return None
+                self.refill(src)
+                c = self.top_card(src)
+                if c is None:
+                    return None
         self.move_card(c, dst)
         return c
 
@@ -501,13 +529,19 @@ class State:
     def shuffle_zone(self, zi: int) -> None:
         g = self.game
         lst = self.zones[zi]
-        if g.zone_shape[zi] == GRID:
+        if g.zone_grid[zi]:
             cards = [c for c in lst if c is not None]
         else:
             cards = lst
+        # Fisher-Yates with `randbelow` (SplitMix64) written out: a shuffle is most of the random draws.
+        rng = self.rng
         for i in range(len(cards) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            rng = (rng + GOLDEN) & MASK
+            z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             cards[i], cards[j] = cards[j], cards[i]
+        self.rng = rng
         if cards is not lst:
             it = iter(cards)
             for k, c in enumerate(lst):
@@ -516,11 +550,12 @@ class State:
         vis = g.zone_vis[zi]
         mask = g.all_mask if vis == PUBLIC else (1 << g.zone_owner[zi] if vis == PRIVATE else 0)
         known = self.known
-        group = self.game.nzones + self.shuffles
+        group = self.group
+        gid = g.nzones + self.shuffles
         self.shuffles += 1
         for c in cards:
             known[c] = mask
-            self.group[c] = group
+            group[c] = gid
 
     def swap_cards(self, a: int, b: int) -> None:
         if a == b:
