@@ -45,6 +45,20 @@ def _load(args) -> object:
     return load(args.file, players=args.players, **_parse_sets(args.set))
 
 
+def _workers(args) -> tuple[int, str]:
+    """--workers (default: every core) and --backend, checked before any game is played."""
+    from .parallel import BackendError, check_backend, default_workers
+
+    workers = args.workers if args.workers is not None else default_workers()
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    try:
+        check_backend(args.backend)
+    except BackendError as e:
+        raise UsageError(str(e)) from None
+    return workers, args.backend
+
+
 # ---------------------------------------------------------------- check
 
 
@@ -259,6 +273,7 @@ def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
         raise UsageError("--games must be at least 1")
     if args.max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
+    workers, backend = _workers(args)
     game = _load(args)
     bots = [s.strip() for s in args.bots.split(",") if s.strip()] or ["random"]
     try:
@@ -277,7 +292,7 @@ def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
         bar.start()
         progress = lambda done: bar.update(task, completed=done)
     try:
-        stats = simulate(game, args.games, seed, bots, args.max_moves, progress)
+        stats = simulate(game, args.games, seed, bots, args.max_moves, progress, workers, backend)
     except SimulationError as e:
         print(f"error: {e}", file=err)
         print(f"  replay: the game's seed is {e.seed}; moves (indices): {e.moves[-20:]}", file=err)
@@ -424,8 +439,6 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_compare(args, out: TextIO, err: TextIO) -> int:
-    import os
-
     from .bots import BotSpecError, make_bot
     from .compare import compare_stats, run_comparison
     from .simulate import SimulationError
@@ -434,9 +447,7 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
         raise UsageError("--games must be at least 1")
     if args.max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise UsageError("--workers must be at least 1")
+    workers, backend = _workers(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
     try:
         for b in bots:
@@ -453,7 +464,8 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
             raise UsageError("--plot needs matplotlib: pip install 'rulesdsl[plot]'") from None
     seed = args.seed if args.seed is not None else 0
     try:
-        stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers)
+        stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers, backend,
+                               games)
     except SimulationError as e:
         print(f"error: {e}", file=err)
         return EXIT_ERROR
@@ -642,6 +654,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
+    def parallel_options(sp):
+        sp.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+        sp.add_argument("--backend", default="process", metavar="process|ray",
+                        help="where the workers run: local processes (default) or Ray (pip install 'rulesdsl[ray]')")
+
     def common(sp, players=True):
         if players:
             sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
@@ -670,6 +687,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-moves", type=int, default=20_000, metavar="M",
                    help="stop a game after M moves and count it as capped (default 20000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    parallel_options(s)
     t = sub.add_parser("test", help="run a file's scenarios, then generated games against its invariants")
     t.add_argument("file", metavar="FILE")
     t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
@@ -691,7 +709,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
     c.add_argument("--bots", default="random", metavar="KIND[,KIND...]", help="bots by seat (default: random)")
     c.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
-    c.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+    parallel_options(c)
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--plot", metavar="FILE.png", help="draw game lengths and win rates (needs matplotlib)")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 
 import attrs
 
 from . import load
-from .simulate import GameRecord, Stats, simulate
+from .engine.game import Game
+from .simulate import GameRecord, Stats, simulate_many
 
 Z95 = 1.959963984540054
 
@@ -114,20 +114,14 @@ def compare_stats(stats: list[Stats]) -> list[Metric]:
     return metrics
 
 
-def _simulate_file(job: tuple) -> Stats:
-    path, players, params, games, seed, bots, max_moves = job
-    game = load(path, players=players, **params)
-    return simulate(game, games, seed, bots, max_moves)
-
-
 def run_comparison(paths: list[str], games: int, players: int | None, params: dict, seed: int,
-                   bots: list[str], max_moves: int, workers: int = 1) -> list[Stats]:
-    """Every file plays the same seeds; with workers > 1, files are played in parallel processes
-    (the results are the same: a game depends only on its seed)."""
+                   bots: list[str], max_moves: int, workers: int = 1, backend: str = "process",
+                   loaded: list[Game] | None = None) -> list[Stats]:
+    """Every file plays the same seeds. With workers > 1 the games of all files are spread over
+    the workers in chunks of seeds (rulesdsl.parallel); the results are those of one process.
+    `loaded`: the games, if the caller has loaded them already."""
     if players is None:
-        players = load(paths[0], **params).players
-    jobs = [(p, players, params, games, seed, bots, max_moves) for p in paths]
-    if workers <= 1 or len(jobs) == 1:
-        return [_simulate_file(j) for j in jobs]
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        return list(pool.map(_simulate_file, jobs))
+        players = (loaded[0] if loaded else load(paths[0], **params)).players
+    if loaded is None or any(g.players != players for g in loaded):
+        loaded = [load(p, players=players, **params) for p in paths]
+    return simulate_many(loaded, games, seed, bots, max_moves, None, workers, backend)

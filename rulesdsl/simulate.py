@@ -37,6 +37,18 @@ class SimulationError(Exception):
     def __str__(self) -> str:
         return f"game with seed {self.seed} failed after {len(self.moves)} moves: {self.error}"
 
+    def __reduce__(self):
+        # From a worker process: the error keeps its text and span (its own pickling rebuilds it
+        # from the formatted text, which would be formatted again).
+        return _rebuild_error, (self.seed, self.moves, str(self.error), self.error.span)
+
+
+def _rebuild_error(seed: int, moves: list[int], text: str, span) -> SimulationError:
+    error = RulesRuntimeError.__new__(RulesRuntimeError)
+    error.args = (text,)
+    error.span = span
+    return SimulationError(seed, moves, error)
+
 
 @attrs.define
 class Stats:
@@ -128,14 +140,61 @@ def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MA
                       stats)
 
 
-def simulate(game: Game, games: int, seed: int = 0, bots: list[str] | None = None,
-             max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None) -> Stats:
-    bots = bots or ["random"]
-    stats = Stats(game.name, game.players, dict(game.params), seed, bots)
+def play_chunk(job: tuple) -> tuple[list[GameRecord], float]:
+    """A worker's job: the games of some seeds (in order), and the seconds they took."""
+    spec, seeds, bots, max_moves = job
+    game = spec.load()
     t0 = time.perf_counter()
-    for i in range(games):
-        stats.records.append(play_one(game, seed + i, bots, max_moves))
+    records = [play_one(game, s, bots, max_moves) for s in seeds]
+    return records, time.perf_counter() - t0
+
+
+def simulate(game: Game, games: int, seed: int = 0, bots: list[str] | None = None,
+             max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
+             workers: int = 1, backend: str = "process") -> Stats:
+    """Games with seeds seed..seed+games-1. With workers > 1 (or Ray), chunks of seeds are played
+    in parallel and their records put back in seed order: the records and every statistic are
+    those of one process; only `seconds` (wall time, so moves/s counts every worker) differs."""
+    return simulate_many([game], games, seed, bots, max_moves, progress, workers, backend)[0]
+
+
+def simulate_many(games_: list[Game], games: int, seed: int = 0, bots: list[str] | None = None,
+                  max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
+                  workers: int = 1, backend: str = "process") -> list[Stats]:
+    """`simulate` for several games on the same seeds, in one pool: every file's chunks are spread
+    over the workers (rulesdsl compare). `progress` gets the games done over all files."""
+    from . import parallel
+
+    bots = bots or ["random"]
+    out = [Stats(g.name, g.players, dict(g.params), seed, bots) for g in games_]
+    parallel.start(backend, workers)
+    t0 = time.perf_counter()
+    if workers <= 1 and backend == "process":  # no pool, no spec: also games not loaded from a file
+        done = 0
+        for g, stats in zip(games_, out, strict=True):
+            t1 = time.perf_counter()
+            for i in range(games):
+                stats.records.append(play_one(g, seed + i, bots, max_moves))
+                done += 1
+                if progress is not None:
+                    progress(done)
+            stats.seconds = time.perf_counter() - t1
+        return out
+    specs = [parallel.remember(g) for g in games_]
+    chunks = parallel.split(range(seed, seed + games), workers)
+    jobs = [(spec, chunk, bots, max_moves) for spec in specs for chunk in chunks]
+    owner = [k for k in range(len(specs)) for _ in chunks]
+    played = 0
+
+    def done(i: int, result: tuple[list[GameRecord], float]) -> None:
+        nonlocal played
+        out[owner[i]].records.extend(result[0])
+        out[owner[i]].seconds += result[1]
+        played += len(result[0])
         if progress is not None:
-            progress(i + 1)
-    stats.seconds = time.perf_counter() - t0
-    return stats
+            progress(played)
+
+    parallel.run(play_chunk, jobs, workers, backend, done)
+    if len(out) == 1:
+        out[0].seconds = time.perf_counter() - t0
+    return out
