@@ -77,7 +77,14 @@ class SourceCompiler:
     # -- entry
     def compile(self, e: ast.Expr) -> Callable:
         src = self.src(e, {})
-        return eval(f"lambda st, env: {src}", self.names)
+        f = eval(f"lambda st, env: {src}", self.names)
+        f.src = src  # generated blocks inline the expression instead of calling f
+        return f
+
+    def inline(self, f: Callable) -> str:
+        """Python source computing `f(st, env)`: its own source if it has one, else a call."""
+        src = getattr(f, "src", None)
+        return f"({src})" if src is not None else f"{self.const(f)}(st, env)"
 
     def const(self, value) -> str:
         key = id(value)
@@ -341,3 +348,54 @@ class SourceCompiler:
         if isinstance(e, ast.Unary):
             return e.op == "not" and self.safe(e.operand)
         return False
+
+
+# -- blocks: straight stretches of ops as one Python function
+
+MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
+
+
+def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
+    """One Python function running code `code_id` from `pc` to its first jump or control op.
+
+    TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
+    a CONTROL op (a choose, a call, a return, an `end`) ends the block, and the machine saves the
+    position after it. Ops without source are called as the closures they are. Returns the
+    function, the position after its last op, and the op of each line of its body (for errors).
+    """
+    from .engine.state import CONTROL, JUMP, PLAIN, TEST
+
+    code = game.codes[code_id]
+    names = game.namespace
+    lines: list[str] = []
+    owners: list[int] = []
+    k = pc
+    n = len(code.ops)
+    while True:
+        kind = code.kinds[k]
+        make = code.srcs[k]
+        body = make() if make is not None else None
+        if body is None:
+            op = f"_op{code_id}_{k}"
+            names[op] = code.ops[k]
+            if kind == PLAIN:
+                body = [f"{op}(st, env)"]
+            elif kind == TEST:
+                body = [f"_r = {op}(st, env)", "if _r is not None: return _r"]
+            elif kind == JUMP:
+                body = [f"return {op}(st, env)"]
+            else:
+                body = [f"_r = {op}(st, env)", f"return {k + 1} if _r is None else _r"]
+        lines.extend(body)
+        owners.extend([k] * len(body))
+        k += 1
+        if kind in (JUMP, CONTROL):
+            break
+        if k - pc >= MAX_BLOCK or k >= n:
+            lines.append(f"return {k}")
+            owners.append(k - 1)
+            break
+    text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
+    scope: dict[str, object] = {}
+    exec(compile(text, f"<rules {code.name} @{pc}>", "exec"), names, scope)
+    return scope["block"], k, owners

@@ -18,7 +18,22 @@ from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
-from .engine.state import GRID, HALT, HAND, HIDDEN, PRIVATE, PUBLIC, RELOAD, STACK, SUSPEND, State
+from .engine.state import (
+    CONTROL,
+    GRID,
+    HALT,
+    HAND,
+    HIDDEN,
+    JUMP,
+    PLAIN,
+    PRIVATE,
+    PUBLIC,
+    RELOAD,
+    STACK,
+    SUSPEND,
+    TEST,
+    State,
+)
 from .errors import Diagnostic, RulesError, RulesRuntimeError
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
@@ -37,9 +52,14 @@ class _Builder:
         self.code = code
         self.loops: list[_Loop] = []
 
-    def emit(self, op: Callable, span: ast.Span | None) -> int:
+    def emit(self, op: Callable, span: ast.Span | None, kind: int = CONTROL,
+             src: Callable[[], list[str]] | None = None) -> int:
+        """Add an op. `kind` says what it may return (a CONTROL op may return anything); `src`,
+        called once all jump targets are known, gives its Python source for generated blocks."""
         self.code.ops.append(op)
         self.code.spans.append(span)
+        self.code.kinds.append(kind)
+        self.code.srcs.append(src)
         return len(self.code.ops) - 1
 
     @property
@@ -117,6 +137,10 @@ class Compiler:
                         for info in p.invariants]
         g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
+        g.namespace = self.source.names
+        for code in g.codes:
+            code.blocks = [None] * len(code.ops)
+            code.ends = [0] * len(code.ops)
         return g
 
     def _scenario(self, sc) -> ScenarioRt:
@@ -268,7 +292,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"== round {st.round} ==")
 
-        b.emit(round_begin, None)
+        b.emit(round_begin, None, PLAIN)
         maybe("round start")
         labels["turn"] = b.pc
         n = self.n
@@ -290,7 +314,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"-- turn {st.turn}: {names[who]} --")
 
-        b.emit(next_turn, None)
+        b.emit(next_turn, None, PLAIN)
         maybe("turn start")
         turn_options = g.turn_options
 
@@ -334,17 +358,17 @@ class Compiler:
             return None
 
         if game_ends:
-            b.emit(check_game_in_round, None)
+            b.emit(check_game_in_round, None, TEST)
         if round_ends:
-            b.emit(check_round, None)
+            b.emit(check_round, None, TEST)
         turn_label = labels["turn"]
-        b.emit(lambda st, env: turn_label, None)
+        b.emit(lambda st, env: turn_label, None, JUMP, lambda: [f"return {turn_label}"])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
         if game_ends:
-            b.emit(check_game, None)
+            b.emit(check_game, None, TEST)
         round_label = labels["round"]
-        b.emit(lambda st, env: round_label, None)
+        b.emit(lambda st, env: round_label, None, JUMP, lambda: [f"return {round_label}"])
         labels["game over in a round"] = mid_cell[0] = b.pc
         maybe("round end")
         labels["over"] = over_cell[0] = b.pc
@@ -421,7 +445,7 @@ class Compiler:
             st.stack.pop()
             return RELOAD
 
-        b.emit(ret, None)
+        b.emit(ret, None, CONTROL, lambda: ["st.stack.pop()", f"return {RELOAD}"])
 
     def stmt(self, s: ast.Stmt, b: _Builder) -> None:
         getattr(self, "s_" + type(s).__name__)(s, b)
@@ -469,7 +493,7 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, srcs, dst)
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_MoveAll(self, s: ast.MoveAll, b):
         src = self.zone(s.source)
@@ -495,7 +519,7 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Draw(self, s: ast.Draw, b):
         count = self.expr(s.count)
@@ -516,7 +540,7 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -535,7 +559,7 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         z = self.zone(s.zone)
@@ -547,7 +571,7 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{names[zi]} is shuffled")
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Reveal(self, s: ast.Reveal, b):
         cards = self._cards_fn(s.what)
@@ -561,7 +585,7 @@ class Compiler:
                 where = ", ".join(dict.fromkeys(g.zone_names[st.loc[c]] for c in shown))
                 st.event(0, f"revealed in {where}: {{}}", tuple(shown))
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_ShowTo(self, s: ast.ShowTo, b):
         cards = self._cards_fn(s.what)
@@ -579,7 +603,7 @@ class Compiler:
                 places = ", ".join(g.place_text(st, c) for c in shown)
                 st.event(0, f"{g.names[p]} looks at {places}: {{}}", tuple(shown))
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Swap(self, s: ast.Swap, b):
         first, second = self.expr(s.first), self.expr(s.second)
@@ -593,7 +617,7 @@ class Compiler:
                 st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
@@ -602,10 +626,11 @@ class Compiler:
         def op(st, env):
             env[slot] = f(st, env)
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(f)}"])
 
     def s_Assign(self, s: ast.Assign, b):
-        b.emit(self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target), s.span)
+        op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
+        b.emit(op, s.span, PLAIN, getattr(op, "src", None))
 
     def _assign_op(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Fn:
         f = self.expr(value)
@@ -617,9 +642,11 @@ class Compiler:
             if sign:
                 def op(st, env):
                     env[slot] += sign * f(st, env)
+                op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"]
             else:
                 def op(st, env):
                     env[slot] = f(st, env)
+                op.src = lambda: [f"env[{slot}] = {self.source.inline(f)}"]
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
@@ -659,11 +686,12 @@ class Compiler:
                     return skip[0]
                 return None
 
-            b.emit(test, cond.span)
+            b.emit(test, cond.span, TEST,
+                   lambda f=f, skip=skip: [f"if not {self.source.inline(f)}: return {skip[0]}"])
             self.block(body, b)
             cell = [0]
             end_jumps.append(cell)
-            b.emit(lambda st, env, cell=cell: cell[0], None)
+            b.emit(lambda st, env, cell=cell: cell[0], None, JUMP, lambda cell=cell: [f"return {cell[0]}"])
             skip[0] = b.pc
         if s.orelse is not None:
             self.block(s.orelse, b)
@@ -675,7 +703,7 @@ class Compiler:
             st.tick()
             return top
 
-        b.emit(back, span)
+        b.emit(back, span, JUMP, lambda: ["st.tick()", f"return {top}"])
         for cell in loop.breaks:
             cell[0] = b.pc
         b.loops.pop()
@@ -688,7 +716,7 @@ class Compiler:
             env[list_slot] = [x for x in seq(st, env) if x is not None]
             env[pos_slot] = 0
 
-        b.emit(init, s.seq.span)
+        b.emit(init, s.seq.span, PLAIN)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -703,7 +731,12 @@ class Compiler:
             env[pos_slot] = i + 1
             return None
 
-        top = b.emit(step, s.span)
+        top = b.emit(step, s.span, TEST, lambda: [
+            f"_r = env[{pos_slot}]",
+            f"if _r >= len(env[{list_slot}]): return {end[0]}",
+            f"env[{var_slot}] = env[{list_slot}][_r]",
+            f"env[{pos_slot}] = _r + 1",
+        ])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span)
 
@@ -719,7 +752,7 @@ class Compiler:
                 return end[0]
             return None
 
-        top = b.emit(test, s.cond.span)
+        top = b.emit(test, s.cond.span, TEST, lambda: [f"if not {self.source.inline(cond)}: return {end[0]}"])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span)
 
@@ -730,7 +763,7 @@ class Compiler:
         def init(st, env):
             env[slot] = count(st, env)
 
-        b.emit(init, s.count.span)
+        b.emit(init, s.count.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(count)}"])
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -742,14 +775,14 @@ class Compiler:
             env[slot] -= 1
             return None
 
-        top = b.emit(test, s.span)
+        top = b.emit(test, s.span, TEST, lambda: [f"if env[{slot}] <= 0: return {end[0]}", f"env[{slot}] -= 1"])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
         b.loops[-1].breaks.append(cell)
-        b.emit(lambda st, env: cell[0], s.span)
+        b.emit(lambda st, env: cell[0], s.span, JUMP, lambda: [f"return {cell[0]}"])
 
     def s_Return(self, s: ast.Return, b):
         def op(st, env):
@@ -842,7 +875,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, "the direction of play is now " + ("clockwise" if st.direction > 0 else "counterclockwise"))
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
         f = self.expr(s.player)
@@ -857,7 +890,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"{names[p]} plays next")
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_ContinueFrom(self, s: ast.ContinueFrom, b):
         f = self.expr(s.player)
@@ -869,7 +902,7 @@ class Compiler:
             st.continue_from = p
             st.next_player = -1
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     def s_Say(self, s: ast.Say, b):
         # Cards in a message show only to the players who know them, like cards in any event.
@@ -891,7 +924,7 @@ class Compiler:
                     cards.extend(cs)
                 st.event(0, "".join(texts), tuple(cards))
 
-        b.emit(op, s.span)
+        b.emit(op, s.span, PLAIN)
 
     # ------------------------------------------------------------ expressions
     def type(self, e: ast.Expr) -> str:

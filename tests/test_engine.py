@@ -355,3 +355,20 @@ def test_every_game_file_loads():
 def test_a_prelude_alone_is_not_a_game():
     with pytest.raises(rulesdsl.RulesError, match="declares no game"):
         rulesdsl.load(GAMES / "prelude" / "standard52.rules")
+
+
+def test_a_runtime_error_inside_a_generated_block_names_its_own_line(tmp_path):
+    # Straight stretches of statements run as one generated function; an error still points at
+    # the statement that failed, not at the start of the stretch.
+    path = tmp_path / "div.rules"
+    path.write_text(
+        'game "Div"\nplayers 2..2\ncard token(n)\ncards in pile { 2 token(1) }\nzone pile: stack\n'
+        "var total = 0\n"
+        "setup {\n    shuffle pile\n    total = 1\n    if total == 1 {\n"
+        "        total = total / (total - 1)\n    }\n}\n"
+        "action wait { say \"waiting\" }\ngame ends when turn > 3\nrank by lowest it.seat\n"
+    )
+    game = rulesdsl.load(path)
+    with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+        game.new_game(1)
+    assert "div.rules:11" in str(e.value) and "division by zero" in str(e.value)

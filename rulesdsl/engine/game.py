@@ -32,14 +32,24 @@ class Move:
 
 
 class Code:
-    """A compiled block: ops (closures taking the state and the locals) and their source spans."""
+    """A compiled block: ops (closures taking the state and the locals) and their source spans.
 
-    __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots")
+    Each op also has a kind (PLAIN, TEST, JUMP or CONTROL, see codegen.py) and maybe its Python
+    source; from those, the machine runs a straight stretch of ops from a position as one
+    generated function (`blocks[pc]`, built the first time that position runs).
+    """
+
+    __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots", "kinds", "srcs", "blocks",
+                 "ends")
 
     def __init__(self, name: str, nlocals: int):
         self.name = name
         self.ops: list[Callable] = []
         self.spans: list = []
+        self.kinds: list[int] = []
+        self.srcs: list[Callable[[], list[str]] | None] = []
+        self.blocks: list[Callable | None] = []
+        self.ends: list[int] = []  # per start position: the position after its block's last op
         self.nlocals = nlocals
         self.card_slots: tuple[int, ...] = ()
         self.cardlist_slots: tuple[int, ...] = ()
@@ -150,6 +160,10 @@ class Game:
         self.zone_grid: list[bool] = []
         self.zone_hand: list[bool] = []
         self.zone_learn: list[int] = []  # what entering a zone teaches: ~mask (everyone), a bit (owner), 0
+        # Generated code: the names its source refers to, and for each generated function's code
+        # object, (code id, the op of each source line), to locate a runtime error.
+        self.namespace: dict[str, object] = {}
+        self.block_lines: dict[object, tuple[int, list[int]]] = {}
 
     def prepare(self) -> None:
         """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""
@@ -170,6 +184,34 @@ class Game:
 
     def state_from_json(self, text: str) -> State:
         return State.from_json(self, text)
+
+    # ------------------------------------------------------------ generated code
+    def block(self, code_id: int, pc: int) -> Callable:
+        """The function running code `code_id` from `pc`, generated the first time it is needed."""
+        from ..codegen import block_function
+
+        code = self.codes[code_id]
+        if len(code.blocks) < len(code.ops):
+            code.blocks.extend([None] * (len(code.ops) - len(code.blocks)))
+            code.ends.extend([0] * (len(code.ops) - len(code.ends)))
+        fn, end, lines = block_function(self, code_id, pc)
+        self.block_lines[fn.__code__] = (code_id, lines)
+        code.blocks[pc] = fn
+        code.ends[pc] = end
+        return fn
+
+    def error_span(self, e: BaseException, code_id: int, pc: int):
+        """The span of the op that raised `e`, found from the line of the generated block it ran."""
+        op = pc
+        tb = e.__traceback__
+        while tb is not None:
+            found = self.block_lines.get(tb.tb_frame.f_code)
+            if found is not None:
+                code_id, lines = found
+                op = lines[tb.tb_lineno - 2] if 0 <= tb.tb_lineno - 2 < len(lines) else pc
+            tb = tb.tb_next
+        spans = self.codes[code_id].spans
+        return spans[op] if 0 <= op < len(spans) else None
 
     # ------------------------------------------------------------ decisions
     def turn_options(self, st: State) -> list:

@@ -25,6 +25,10 @@ SUSPEND = -1
 HALT = -2
 RELOAD = -3  # the op changed the stack of frames (a call, a return, an `end`): reload the top frame
 
+# What an op may return, which says how a generated block runs it: PLAIN ops return None, TEST ops
+# None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
+PLAIN, TEST, JUMP, CONTROL = 0, 1, 2, 3
+
 # Loop iterations (backward jumps) and turns allowed between two decisions.
 STEP_BUDGET = 200_000
 JSON_FORMAT = 1
@@ -378,26 +382,30 @@ class State:
         self.budget = STEP_BUDGET
         start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
         frame = stack[-1]
-        ops, env, pc = codes[frame[0]].ops, frame[2], frame[1]
+        code = codes[frame[0]]
+        blocks, env, pc = code.blocks, frame[2], frame[1]
         try:
             while True:
-                op = ops[pc]
-                pc += 1
-                r = op(self, env)
-                if r is None:
-                    continue
+                # A block runs the ops from pc up to a jump or a control op; it returns where to
+                # go on (>= 0) or, from its last op, SUSPEND, HALT or RELOAD.
+                block = blocks[pc]
+                if block is None:
+                    block = self.game.block(frame[0], pc)
+                r = block(self, env)
                 if r >= 0:
                     pc = r
                     continue
-                frame[1] = pc  # where this frame goes on from
+                frame[1] = code.ends[pc]  # where this frame goes on from: after the block's last op
                 if r == RELOAD:
                     frame = stack[-1]
-                    ops, env, pc = codes[frame[0]].ops, frame[2], frame[1]
+                    code = codes[frame[0]]
+                    blocks, env, pc = code.blocks, frame[2], frame[1]
                     continue
                 break
         except RulesRuntimeError as e:
             if e.span is None:
-                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), codes[frame[0]].spans[pc - 1]) from None
+                span = self.game.error_span(e, frame[0], pc)
+                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), span) from None
             raise
         except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
             msg = str(e)
@@ -405,7 +413,7 @@ class State:
                 msg = "a value here is none (the top of an empty zone, or a variable never set?)"
             elif isinstance(e, ZeroDivisionError):
                 msg = "division by zero"
-            raise RulesRuntimeError(msg, codes[frame[0]].spans[pc - 1]) from None
+            raise RulesRuntimeError(msg, self.game.error_span(e, frame[0], pc)) from None
         finally:
             if self.log is not None and len(self.log) > start:
                 known = self.known
