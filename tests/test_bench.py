@@ -1,0 +1,58 @@
+"""The benchmarks keep working: the hand-written baselines play whole games of the same rules as
+the engine, and bench/run.py runs (quickly) and keeps hand-written text in its results file.
+Nothing here asserts a speed: speeds are measured by bench/run.py and reported, not tested."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def bench_module(name: str):
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["baseline_tempurra", "baseline_tamalo"])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_baseline_plays_whole_games(name, players):
+    module = bench_module(name)
+    if name == "baseline_tempurra" and players == 2:
+        players = 3  # Tempurra is for 3 to 7 players
+    for seed in range(20):
+        moves, winners = module.play_game(seed, players)
+        assert moves > 0
+        assert winners and all(0 <= w < players for w in winners)
+        assert module.play_game(seed, players) == (moves, winners)  # a seed replays its game
+
+
+def test_tamalo_baseline_asks_the_engines_decisions_in_lockstep(capsys):
+    validate = bench_module("validate")
+    assert validate.lockstep_tamalo(games=30, players=4, seed=0) == 0
+
+
+def test_validate_compares_both_games(capsys):
+    validate = bench_module("validate")
+    validate.main(["--games", "15"])
+    out = capsys.readouterr().out
+    assert "tempurra" in out and "tamalo" in out and "options per decision" in out
+
+
+def test_run_quick_writes_between_its_markers_and_keeps_the_rest(tmp_path, capsys):
+    run = bench_module("run")
+    results = tmp_path / "RESULTS.md"
+    results.write_text(f"# Results\n\n{run.BEGIN}\nold numbers\n{run.END}\n\n## Profile\n\nhand-written\n")
+    assert run.main(["--quick", "--out", str(results)]) == 0
+    text = results.read_text()
+    assert "old numbers" not in text and "hand-written" in text
+    assert "engine / baseline" in text and "clone()/s" in text and "rulesdsl check" in text
+    assert text.index(run.BEGIN) < text.index("engine / baseline") < text.index(run.END) < text.index("## Profile")
