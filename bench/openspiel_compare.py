@@ -129,6 +129,13 @@ class Run:
         for k, v in m.items():
             self.metrics.setdefault(k, []).append(v)
 
+    def merge(self, other: Run) -> None:
+        for k, vs in other.metrics.items():
+            self.metrics.setdefault(k, []).extend(vs)
+        self.decisions += other.decisions
+        self.actions += other.actions
+        self.seconds += other.seconds
+
 
 def go_fish_returns(books: list[int]) -> list[float]:
     """OpenSpiel's go_fish returns: the most books share +1, the others share -1 (all tied: 0)."""
@@ -178,14 +185,15 @@ def go_fish_metrics_openspiel(st, counts: Counter) -> Metrics:
             "return of seat 0": st.returns()[0]}
 
 
-def play_rulesdsl(name: str, games: int, seed: int, players: int | None) -> Run:
+def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
+    """Games number start .. start+games-1 of this seed, each from its own engine seed."""
     game = rulesdsl.load(str(ROOT / "games" / f"{name}.rules"), players=players)
     measure = crazy_eights_metrics_rulesdsl if name == "crazy_eights" else go_fish_metrics_rulesdsl
     stock = game.zone_index("deck")
     asks_only = name == "go_fish"      # OpenSpiel's ask is one action; count asks, not questions
-    rng = random.Random(seed)
+    rng = random.Random(seed * 1_000_003 + start)
     run = Run("rulesdsl")
-    for i in range(games):
+    for i in range(start, start + games):
         t0 = time.perf_counter()
         st = game.new_game(seed=seed * 1_000_003 + i, log=False)
         moves = changes = dry = turn_decisions = 0
@@ -207,11 +215,11 @@ def play_rulesdsl(name: str, games: int, seed: int, players: int | None) -> Run:
     return run
 
 
-def play_openspiel(name: str, games: int, seed: int, players: int | None) -> Run:
+def play_openspiel(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     import pyspiel
 
     game = pyspiel.load_game(name, {"players": players} if players else {})
-    rng = random.Random(seed)
+    rng = random.Random(seed * 1_000_003 + start + 500_000)
     run = Run("OpenSpiel")
     c8 = name == "crazy_eights"
     n = game.num_players()
@@ -308,10 +316,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", choices=(*GAMES, "both"), default="both")
     ap.add_argument("--players", type=int, default=None, help="players (default: each game's default)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--block", type=int, default=250, help="games played by one engine before the other's turn")
     ap.add_argument("--markdown", action="store_true", help="print tables for bench/RESULTS.md")
     args = ap.parse_args(argv)
-    if args.games < 2:
-        ap.error("--games must be at least 2")
+    if args.games < 2 or args.block < 1:
+        ap.error("--games must be at least 2 and --block at least 1")
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -320,8 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     worst = 1.0
     tests = 0
     for name in GAMES if args.game == "both" else (args.game,):
-        a = play_rulesdsl(name, args.games, args.seed, args.players)
-        b = play_openspiel(name, args.games, args.seed, args.players)
+        a, b = Run("rulesdsl"), Run("OpenSpiel")
+        # blocks of games in turn, so that a busy moment of the machine slows both engines
+        for start in range(0, args.games, args.block):
+            n = min(args.block, args.games - start)
+            a.merge(play_rulesdsl(name, n, args.seed, args.players, start))
+            b.merge(play_openspiel(name, n, args.seed, args.players, start))
         rows = compare(a, b)
         report(name, a, b, rows, args.markdown, print)
         for r in rows:
