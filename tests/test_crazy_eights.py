@@ -195,12 +195,18 @@ def test_C7_C9_every_random_game_ends_by_going_out_or_by_passes_and_lowest_penal
 
 # ---------------------------------------------------------------- the OpenSpiel comparison runs
 
-def test_openspiel_comparison_bench_plays_20_games_in_each_engine():
-    pytest.importorskip("pyspiel")
+def load_bench():
+    """bench/openspiel_compare.py as a module (bench/ is not a package)."""
     spec = importlib.util.spec_from_file_location("openspiel_compare", ROOT / "bench" / "openspiel_compare.py")
     bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = bench                 # its dataclasses look their module up
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_openspiel_comparison_bench_plays_20_games_in_each_engine():
+    pytest.importorskip("pyspiel")
+    bench = load_bench()
     a = bench.play_rulesdsl("crazy_eights", 20, 1, None)
     b = bench.play_openspiel("crazy_eights", 20, 1, None)
     assert {r.metric for r in bench.compare(a, b)} >= {"decisions", "card plays", "draws", "return of seat 0"}
