@@ -136,6 +136,12 @@ class SourceCompiler:
                 return f"[_c for _c in st.zones[{zi}] if _c is not None]"
             return f"st.zones[{zi}]"
         if kind == "define":
+            info = self.c.p.defines[ref[1]]
+            if info.nlocals == 0 and not info.params:
+                try:  # a define with no locals at all reads the same written in place
+                    return f"({self.src(info.expr, {})})"
+                except NoSource:
+                    pass
             return f"{self.const(self.c._define_fn(ref[1]))}(st, env)"
         if kind == "builtin":
             name = ref[1]
@@ -296,6 +302,8 @@ class SourceCompiler:
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.src(e.seq, items)
+        if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
+            seq = f"range({self.c.g.players})"  # only iterated: no list needed
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
         inner = dict(items)
@@ -374,7 +382,7 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     while True:
         kind = code.kinds[k]
         make = code.srcs[k]
-        body = make() if make is not None else None
+        body = [line.replace("@NEXT@", str(k + 1)) for line in make()] if make is not None else None
         if body is None:
             op = f"_op{code_id}_{k}"
             names[op] = code.ops[k]

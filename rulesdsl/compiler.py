@@ -132,6 +132,7 @@ class Compiler:
                 lead = self.choose_decisions[id(first)]
             g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
                                       first.label if lead is not None else None))
+        g.turn_options_fn = self._turn_options_fn()
         self._main(main, hook_codes)
         g.invariants = [(info.name, self.cond_fn(info), info.span, _source(p.files, info.expr.span))
                         for info in p.invariants]
@@ -280,7 +281,9 @@ class Compiler:
 
         def maybe(when: str) -> None:
             if when in hooks:
-                b.emit(call(hooks[when]), None)
+                code_id, nlocals = hooks[when], g.codes[hooks[when]].nlocals
+                b.emit(call(code_id), None, CONTROL,
+                       lambda: [f"st.stack.append([{code_id}, 0, [None] * {nlocals}])", f"return {RELOAD}"])
 
         labels: dict[str, int] = {}
         maybe("setup")
@@ -316,7 +319,7 @@ class Compiler:
 
         b.emit(next_turn, None, PLAIN)
         maybe("turn start")
-        turn_options = g.turn_options
+        turn_options = g.turn_options_fn or g.turn_options
 
         def decide(st, env):
             opts = turn_options(st)
@@ -330,13 +333,27 @@ class Compiler:
             st._texts = None
             return SUSPEND
 
-        b.emit(decide, None)
+        def decide_src() -> list[str]:
+            const = self.source.const
+            return [
+                f"_v = {const(turn_options)}(st)",
+                "if not _v:",
+                f"    if st.log is not None: st.event(0, {const(names)}[st.current] + ' cannot act: the turn passes')",
+                "    return @NEXT@",
+                "st.pending = 0; st.chooser = st.current; st.options = tuple(_v); st._texts = None",
+                f"return {SUSPEND}",
+            ]
+
+        b.emit(decide, None, CONTROL, decide_src)
         labels["after action"] = b.pc
         self.turn_region = (labels["turn"] + 1, labels["after action"])
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]
         round_ends = [self.cond_fn(x) for x in p.round_ends]
         over_cell, round_over_cell, mid_cell = [0], [0], [0]
+
+        def checks(infos, cell) -> Callable[[], list[str]]:
+            return lambda: [f"if {self.fresh(info)}: return {cell[0]}" for info in infos]
 
         def check_game_in_round(st, env):
             # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
@@ -358,15 +375,15 @@ class Compiler:
             return None
 
         if game_ends:
-            b.emit(check_game_in_round, None, TEST)
+            b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
         if round_ends:
-            b.emit(check_round, None, TEST)
+            b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
         turn_label = labels["turn"]
         b.emit(lambda st, env: turn_label, None, JUMP, lambda: [f"return {turn_label}"])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
         if game_ends:
-            b.emit(check_game, None, TEST)
+            b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))
         round_label = labels["round"]
         b.emit(lambda st, env: round_label, None, JUMP, lambda: [f"return {round_label}"])
         labels["game over in a round"] = mid_cell[0] = b.pc
@@ -379,6 +396,32 @@ class Compiler:
         for what, cell in self.end_cells:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _turn_options_fn(self) -> Callable[[State], list] | None:
+        """`Game.turn_options` as one generated function: each action's condition and leading
+        choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
+        g = self.g
+        inline, const = self.source.inline, self.source.const
+        distinct = const(g.distinct_values)
+        lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
+        for ai, a in enumerate(g.actions):
+            ind = "    "
+            lines.append(f"    env = [None] * {a.nlocals}")
+            if a.cond is not None:
+                lines.append(f"    if {inline(a.cond)}:")
+                ind = "        "
+            if a.lead is None:
+                lines.append(f"{ind}opts.append(({ai}, None))")
+            else:
+                values = f"{distinct}(st, {const(a.lead)}, {inline(a.lead.domain)}, me)"
+                lines.append(f"{ind}opts.extend([({ai}, _v) for _v in {values}])")
+        lines.append("    return opts")
+        scope: dict[str, object] = {}
+        try:
+            exec(compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec"), self.source.names, scope)
+        except SyntaxError:
+            return None  # the loop in Game.turn_options does the same
+        return scope["turn_options"]
 
     def _finish(self) -> Callable:
         g, p, n = self.g, self.p, self.n
@@ -417,6 +460,14 @@ class Compiler:
             return HALT
 
         return finish
+
+    def fresh(self, info) -> str:
+        """Python source of an ExprInfo's expression evaluated with locals of its own."""
+        f = self.expr(info.expr)
+        src = getattr(f, "src", None)
+        if src is not None and "env" not in src:
+            return f"({src})"  # it uses no locals: the block's own are as good
+        return f"{self.source.const(f)}(st, [None] * {info.nlocals})"
 
     def cond_fn(self, info) -> Callable[[State], object]:
         f = self.expr(info.expr)
@@ -493,7 +544,24 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, srcs, dst)
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, None if at is not None else lambda: self._move_src(s, op))
+
+    def _move_src(self, s: ast.Move, op: Fn) -> list[str]:
+        """`move X to Z` without logging, written out; with a log, the op itself runs."""
+        zone = self.zone_src(s.to)
+        what = self.source.inline(self.expr(s.what))
+        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
+        if self.type(s.what) == CARD:
+            return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
+        return lines + [f"    for _c in [_x for _x in {what} if _x is not None]: st.move_card(_c, _z)"]
+
+    def zone_src(self, e: ast.Expr) -> str:
+        """Python source giving the zone instance an expression names."""
+        if isinstance(e, ast.Name):
+            ref = self.p.refs.get(id(e))
+            if ref and ref[0] == "zone":
+                return str(self.g.zone_base[ref[1]])
+        return f"{self.source.const(self.zone(e))}(st, env)"
 
     def s_MoveAll(self, s: ast.MoveAll, b):
         src = self.zone(s.source)
@@ -540,7 +608,15 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
-        b.emit(op, s.span, PLAIN)
+        def draw_src() -> list[str]:
+            return [
+                "if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                f"    _z = {self.zone_src(s.source)}", f"    _d = {self.zone_src(s.to)}",
+                f"    for _ in range({self.source.inline(count)}):",
+                "        if st.draw_one(_z, _d) is None: break",
+            ]
+
+        b.emit(op, s.span, PLAIN, draw_src)
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -823,7 +899,19 @@ class Compiler:
             st._texts = None
             return SUSPEND
 
-        b.emit(op, s.span)
+        def src() -> list[str]:
+            inline, const = self.source.inline, self.source.const
+            return [
+                f"_p = {'st.current' if by is None else inline(by)}",
+                "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
+                f"_v = {const(g.distinct_values)}(st, {const(dec)}, {inline(domain)}, _p)",
+                *(["_v.append(None)"] if optional else []),
+                f"if not _v: env[{slot}] = None; return @NEXT@",
+                f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
+                f"return {SUSPEND}",
+            ]
+
+        b.emit(op, s.span, CONTROL, src)
 
     def s_CallStmt(self, s: ast.CallStmt, b):
         code_id = self.proc_codes[s.func]
@@ -838,7 +926,13 @@ class Compiler:
             st.stack.append([code_id, 0, new])
             return RELOAD
 
-        b.emit(op, s.span)
+        def src() -> list[str]:
+            new = "[" + ", ".join(self.source.inline(a) for a in args) + "]"
+            if nlocals > k:
+                new += f" + [None] * {nlocals - k}"
+            return [f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
+
+        b.emit(op, s.span, CONTROL, src)
 
     def s_End(self, s: ast.End, b):
         if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):

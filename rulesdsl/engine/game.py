@@ -163,6 +163,7 @@ class Game:
         # Generated code: the names its source refers to, and for each generated function's code
         # object, (code id, the op of each source line), to locate a runtime error.
         self.namespace: dict[str, object] = {}
+        self.turn_options_fn: Callable[[State], list] | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
 
     def prepare(self) -> None:
@@ -215,6 +216,9 @@ class Game:
 
     # ------------------------------------------------------------ decisions
     def turn_options(self, st: State) -> list:
+        """The options of the turn decision: (action, value of its leading choose or None)."""
+        if self.turn_options_fn is not None:
+            return self.turn_options_fn(st)  # the same loop, generated for this game's actions
         opts = []
         me = st.current
         for ai, a in enumerate(self.actions):
@@ -224,12 +228,14 @@ class Game:
             if a.lead is None:
                 opts.append((ai, None))
             else:
-                opts.extend([(ai, v) for v in self.choice_values(st, a.lead, env, me)])
+                opts.extend([(ai, v) for v in self.distinct_values(st, a.lead, a.lead.domain(st, env), me)])
         return opts
 
     def choice_values(self, st: State, dec: Decision, env: list, chooser: int) -> list:
         """The distinct options of a `choose`: equal values once; identical cards of a hand once."""
-        values = dec.domain(st, env)
+        return self.distinct_values(st, dec, dec.domain(st, env), chooser)
+
+    def distinct_values(self, st: State, dec: Decision, values: list, chooser: int) -> list:
         if dec.elem != "card":
             out = list(dict.fromkeys(values))
             if None in out:
@@ -242,19 +248,20 @@ class Game:
         if None not in values and len({face[c] for c in values}) == n:
             return list(values)  # all faces differ: no two options are the same outcome
         out = []
-        first: dict[tuple[int, int], int] = {}
-        loc, known, hand = st.loc, st.known, self.zone_hand
+        first: dict[int, int] = {}
+        loc, known, hand, nfaces = st.loc, st.known, self.zone_hand, len(self.face_text)
         for c in values:
             if c is None:
                 continue
             zi = loc[c]
-            if hand[zi] and known[c] >> chooser & 1:
-                key = (zi, face[c])
+            k = known[c]
+            if hand[zi] and k >> chooser & 1:
+                key = zi * nfaces + face[c]
                 j = first.get(key)
                 if j is None:
                     first[key] = len(out)
                     out.append(c)
-                elif known[c].bit_count() > known[out[j]].bit_count():
+                elif k.bit_count() > known[out[j]].bit_count():
                     # Play the card that more players know about: it is the one they saw.
                     out[j] = c
                 continue
