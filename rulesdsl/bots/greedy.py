@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 
 from ..engine.state import State
-from .worlds import playout, rewards, sample_world
+from ..errors import RulesRuntimeError
+from .worlds import impossible, playout, sample_world, short_loops
 
 DEFAULT_SAMPLES = 8
 PLAYOUT_LIMIT = 2_000
@@ -31,12 +32,16 @@ class GreedyBot:
         me = state.chooser
         base = state.clone(log=False)
         scores = [0.0] * n
-        for _ in range(self.samples):
-            world = sample_world(base, me, self.rng)
-            seed = self.rng.getrandbits(64)
-            for i in range(n):
-                d = world.clone(log=False)
-                d.apply_index(i)
-                playout(d, random.Random(seed), self.playout_limit)
-                scores[i] += rewards(d)[me]
+        with short_loops():
+            for _ in range(self.samples):
+                world = sample_world(base, me, self.rng)
+                seed = self.rng.getrandbits(64)
+                for i in range(n):
+                    d = world.clone(log=False)
+                    try:
+                        d.apply_index(i)
+                    except RulesRuntimeError:
+                        scores[i] += impossible(d)[me]
+                        continue
+                    scores[i] += playout(d, random.Random(seed), self.playout_limit)[me]
         return max(range(n), key=scores.__getitem__)

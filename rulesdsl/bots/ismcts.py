@@ -13,10 +13,13 @@ import math
 import random
 import time
 
+from ..engine.game import Game
 from ..engine.state import State
-from .worlds import playout, rewards, sample_world
+from ..errors import RulesRuntimeError
+from .worlds import impossible, playout, sample_world, short_loops
 
-DEFAULT_ITERATIONS = 300
+DEFAULT_ITERATIONS = 100
+DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
 PLAYOUT_LIMIT = 2_000
 
 
@@ -27,17 +30,17 @@ class Node:
         self.player = player  # the seat whose move leads here: its rewards are summed
         self.visits = 0
         self.total = 0.0
-        self.avail = 0
+        self.avail = 1
         self.children: dict[tuple[int, str], Node] = {}
 
 
 class ISMCTSBot:
-    """Search within a budget of iterations, or of seconds per decision (`seconds`)."""
+    """Search within a budget of iterations, of seconds per decision, or both (whichever ends first)."""
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT):
+    def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -50,67 +53,63 @@ class ISMCTSBot:
             return 0
         me = state.chooser
         game = state.game
-        base = state.clone(log=False)  # never touch the caller's state; determinize without the log
+        base = state.clone(log=False)  # never touch the caller's state; sample worlds without the log
         root = Node(me)
-        rng = self.rng
-        c = self.c
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
-        while True:
-            if deadline is not None:
-                if done and time.perf_counter() >= deadline:
+        with short_loops():
+            while self.iterations is None or done < self.iterations:
+                if deadline is not None and done and time.perf_counter() >= deadline:
                     break
-            elif done >= self.iterations:
-                break
-            done += 1
-            d = sample_world(base, me, rng)
-            node = root
-            path = []
-            while not d.over:
-                n = len(d.options)
-                if n == 1:
-                    d.apply_index(0)  # a forced move is no decision: no node for it
-                    continue
-                who = d.chooser
-                texts = game.option_texts(d)
-                children = node.children
-                untried = []
-                present = []
-                for i, t in enumerate(texts):
-                    ch = children.get((who, t))
-                    if ch is None:
-                        untried.append(i)
-                    else:
-                        ch.avail += 1
-                        present.append((i, ch))
-                if untried:
-                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                    ch = Node(who)
-                    ch.avail = 1
-                    children[(who, texts[i])] = ch
-                    d.apply_index(i)
-                    path.append(ch)
-                    break
-                best_i, best, best_v = -1, None, -1.0
-                for i, ch in present:
-                    v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if v > best_v:
-                        best_i, best, best_v = i, ch, v
-                d.apply_index(best_i)
-                path.append(best)
-                node = best
-            playout(d, rng, self.playout_limit)
-            r = rewards(d)
-            for ch in path:
-                ch.visits += 1
-                ch.total += r[ch.player]
+                done += 1
+                d = sample_world(base, me, self.rng)
+                path: list[Node] = []
+                try:
+                    r = self._iterate(d, root, path, game)
+                except RulesRuntimeError:
+                    r = impossible(d)
+                for node in path:
+                    node.visits += 1
+                    node.total += r[node.player]
         self.last_iterations = done
-        texts = game.option_texts(base)
         best_i, best_key = 0, (-1, -1.0)
-        for i, t in enumerate(texts):
-            ch = root.children.get((me, t))
-            if ch is not None:
-                key = (ch.visits, ch.total)
-                if key > best_key:
-                    best_i, best_key = i, key
+        for i, t in enumerate(game.option_texts(base)):
+            node = root.children.get((me, t))
+            if node is not None and (node.visits, node.total) > best_key:
+                best_i, best_key = i, (node.visits, node.total)
         return best_i
+
+    def _iterate(self, d: State, node: Node, path: list[Node], game: Game) -> list[float]:
+        """Select down the tree in world `d`, expand one node, play out: the seats' rewards."""
+        rng, c = self.rng, self.c
+        while not d.over:
+            if len(d.options) == 1:
+                d.apply_index(0)  # a forced move is no decision: no node for it
+                continue
+            who = d.chooser
+            texts = game.option_texts(d)
+            children = node.children
+            untried = []
+            present = []
+            for i, t in enumerate(texts):
+                child = children.get((who, t))
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+                    present.append((i, child))
+            if untried:
+                i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = children[(who, texts[i])] = Node(who)
+                d.apply_index(i)
+                path.append(child)
+                break
+            best_i, best, best_v = -1, node, -1.0
+            for i, child in present:
+                v = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if v > best_v:
+                    best_i, best, best_v = i, child, v
+            d.apply_index(best_i)
+            path.append(best)
+            node = best
+        return playout(d, rng, self.playout_limit)

@@ -10,8 +10,12 @@ together) and then dealt to the hidden places, read in table order.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from ..engine import state as engine_state
 from ..engine.state import State
+from ..errors import RulesRuntimeError
 
 
 def sample_world(state: State, player: int, rng: random.Random) -> State:
@@ -58,12 +62,40 @@ def rewards(state: State) -> list[float]:
     return out
 
 
-def playout(state: State, rng: random.Random, limit: int) -> None:
-    """Random moves until the game ends or `limit` moves were played (then it is scored as a draw)."""
+def playout(state: State, rng: random.Random, limit: int) -> list[float]:
+    """Random moves until the game ends or `limit` moves were played; the seats' rewards."""
     randrange = rng.randrange
     apply = state.apply_index
-    for _ in range(limit):
-        if state.over:
-            return
-        n = len(state.options)
-        apply(randrange(n) if n > 1 else 0)
+    try:
+        for _ in range(limit):
+            if state.over:
+                break
+            n = len(state.options)
+            apply(randrange(n) if n > 1 else 0)
+    except RulesRuntimeError:
+        return impossible(state)
+    return rewards(state)
+
+
+SEARCH_STEP_BUDGET = 5_000
+
+
+@contextmanager
+def short_loops(limit: int = SEARCH_STEP_BUDGET) -> Iterator[None]:
+    """While searching, give up on a world after `limit` loop steps without a decision (not the
+    engine's 200,000): an impossible world (see `impossible`) then costs milliseconds, not a second.
+    Real games are played outside, with the engine's own budget."""
+    old = engine_state.STEP_BUDGET
+    engine_state.STEP_BUDGET = min(old, limit)
+    try:
+        yield
+    finally:
+        engine_state.STEP_BUDGET = old
+
+
+def impossible(state: State) -> list[float]:
+    """The rewards of a sampled world the rules cannot play on (a draw). A world is sampled from
+    what the seat has seen, not from what it could infer: in Go Fish, a hand never holds four of
+    a rank, but a sampled hand may, and then a game can stall until the engine gives up."""
+    n = state.game.players
+    return [1.0 / n] * n
