@@ -8,11 +8,10 @@ results do not depend on how games are spread over processes.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import attrs
 
-from . import load
+from . import load, parallel
 from .bots import make_bot
 from .compare import wilson
 from .engine.game import Game
@@ -107,29 +106,28 @@ def play_game(game: Game, seed: int, lineup: list[str], index: int, max_moves: i
 
 
 def _play_chunk(job: tuple) -> list[ArenaGame]:
-    path, players, params, seed, lineup, indices, max_moves = job
-    game = load(path, players=players, **params)
+    spec, seed, lineup, indices, max_moves = job
+    game = spec.load()
     return [play_game(game, seed, lineup, i, max_moves) for i in indices]
 
 
 def run_arena(path: str, bots: list[str], games: int, players: int | None = None, params: dict | None = None,
-              seed: int = 0, workers: int = 1,
-              max_moves: int = DEFAULT_MAX_MOVES) -> tuple[Game, list[str], list[ArenaGame]]:
-    """Play `games` games of the file, in `workers` processes if more than one (the same results):
-    the game, the line-up and the games in order."""
+              seed: int = 0, workers: int = 1, max_moves: int = DEFAULT_MAX_MOVES,
+              backend: str = "process") -> tuple[Game, list[str], list[ArenaGame]]:
+    """Play `games` games of the file, in `workers` processes (or Ray tasks) if more than one
+    (the same results, rulesdsl.parallel): the game, the line-up and the games in order."""
     params = params or {}
     game = load(path, players=players, **params)
     lineup = lineup_for(bots, game.players)
     for spec in set(lineup):
         make_bot(spec, 0)  # a bad spec fails here, before any process starts
-    if workers <= 1 or games < 2:
+    if (workers <= 1 or games < 2) and backend == "process":
         return game, lineup, [play_game(game, seed, lineup, i, max_moves) for i in range(games)]
     # Small chunks, round robin: games differ in length, and the bots' speed too.
     chunks = min(games, workers * 8)
-    jobs = [(path, game.players, params, seed, lineup, list(range(k, games, chunks)), max_moves)
-            for k in range(chunks)]
-    with ProcessPoolExecutor(max_workers=min(workers, chunks)) as pool:
-        results = [g for part in pool.map(_play_chunk, jobs) for g in part]
+    spec = parallel.remember(game)
+    jobs = [(spec, seed, lineup, list(range(k, games, chunks)), max_moves) for k in range(chunks)]
+    results = [g for part in parallel.run(_play_chunk, jobs, workers, backend) for g in part]
     return game, lineup, sorted(results, key=lambda g: g.index)
 
 

@@ -578,8 +578,6 @@ def cmd_explain(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_arena(args, out: TextIO, err: TextIO) -> int:
-    import os
-
     from .arena import run_arena, seat_counts, summarize
     from .bots import BotSpecError
     from .simulate import SimulationError
@@ -588,16 +586,14 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         raise UsageError("--games must be at least 1")
     if args.max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise UsageError("--workers must be at least 1")
+    workers, backend = _workers(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise UsageError("--bots needs at least one bot, such as ismcts,random")
     seed = args.seed if args.seed is not None else 0
     try:
         game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
-                                          workers, args.max_moves)
+                                          workers, args.max_moves, backend)
     except (BotSpecError, ValueError) as e:
         raise UsageError(str(e)) from None
     except SimulationError as e:
@@ -721,7 +717,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     a.add_argument("--seed", type=int, metavar="S", help="first deal's seed (default 0)")
     a.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
-    a.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+    parallel_options(a)
     a.add_argument("--json", action="store_true", help="print one JSON object")
 
     e = sub.add_parser("explain", help="print the game as it will run, after extends and overrides")
