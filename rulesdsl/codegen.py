@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import ast
-from .checker import CARD, ZONE, is_list
+from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
 from .engine.state import GRID
 from .errors import RulesRuntimeError
 
@@ -57,6 +57,14 @@ def _rand(st, s):
     return s[st.randbelow(len(s))] if s else None
 
 
+def _hist(keys: list) -> dict:
+    """How many times each value occurs (a plain loop: quicker than Counter on a hand's worth)."""
+    h: dict = {}
+    for k in keys:
+        h[k] = h.get(k, 0) + 1
+    return h
+
+
 def _range(a, b, limit):
     if b - a > limit:
         raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
@@ -71,6 +79,7 @@ class SourceCompiler:
         self.names: dict[str, object] = {
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
+            "_hist": _hist,
         }
         self.consts: dict[int, str] = {}
 
@@ -137,9 +146,11 @@ class SourceCompiler:
             return f"st.zones[{zi}]"
         if kind == "define":
             info = self.c.p.defines[ref[1]]
-            if info.nlocals == 0 and not info.params:
-                try:  # a define with no locals at all reads the same written in place
-                    return f"({self.src(info.expr, {})})"
+            if not info.params:
+                try:  # a define that reads no locals (its `where`s are loops) reads the same written in place
+                    src = self.src(info.expr, {})
+                    if "env" not in src and len(src) < 2000:
+                        return f"({src})"
                 except NoSource:
                     pass
             return f"{self.const(self.c._define_fn(ref[1]))}(st, env)"
@@ -211,6 +222,9 @@ class SourceCompiler:
             env = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
             return f"{body}(st, {env})"
         f = e.func
+        join = self.joins.get(id(e))
+        if join is not None:
+            return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
         a = [self.src(x, items) for x in e.args]
@@ -298,30 +312,134 @@ class SourceCompiler:
             body = f"next(({var} for {var} in {seq} if {cond}), None)"
         return self.wrap(hoisted, body)
 
-    def loop(self, e: ast.Where, items: dict[int, str]):
-        slot = self.c.p.slots[id(e)]
-        var = f"_i{slot}"
+    def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
         seq = self.src(e.seq, items)
         if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
             seq = f"range({self.c.g.players})"  # only iterated: no list needed
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
+        return seq
+
+    def loop(self, e: ast.Where, items: dict[int, str]):
+        slot = self.c.p.slots[id(e)]
+        var = f"_i{slot}"
+        seq = self.loop_seq(e, items)
         inner = dict(items)
         inner[slot] = var
         hoisted: list[tuple[str, str]] = []
         parts = [p for p in self.c._invariant_parts(e.cond, slot) if self.safe(p)]
+        joins = {}
+        inside: set[int] = set()  # nodes of the joined counts: never compiled in place
+        for node, name, hist, key in self.join_candidates(e, {id(p) for p in parts}, items):
+            hoisted.append((name, hist))
+            joins[id(node)] = (name, key)
+            inside |= _descendants(node)
         saved = {}
         for p in parts:
+            if id(p) in inside:
+                continue
             name = f"_h{id(p)}"
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
         self.hoisted.update(saved)
+        self.joins.update(joins)
         try:
             cond = self.src(e.cond, inner)
         finally:
             for k in saved:
                 del self.hoisted[k]
+            for k in joins:
+                del self.joins[k]
         return var, seq, cond, hoisted
+
+    @property
+    def joins(self) -> dict[int, tuple[str, ast.Expr]]:
+        if not hasattr(self, "_joins"):
+            self._joins: dict[int, tuple[str, ast.Expr]] = {}
+        return self._joins
+
+    def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
+        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not:
+        count the values of it.x once, before the loop, and look v up (`number` in Tempurra's
+        `distinct(...) where count(me.hand where it is dish and it.number == number) >= 2`).
+        Only for parts that cannot fail, so working them out early changes nothing."""
+        from .compiler import _children
+
+        refs, slots = self.c.p.refs, self.c.p.slots
+        bound = {slots[id(e)]}
+
+        def binders(node) -> None:
+            if isinstance(node, ast.Where):
+                bound.add(slots[id(node)])
+            for k in _children(node):
+                binders(k)
+
+        binders(e.cond)
+
+        def used(node) -> set[int]:
+            out: set[int] = set()
+
+            def walk(n) -> None:
+                if isinstance(n, ast.Name):
+                    ref = refs.get(id(n))
+                    if ref is not None and ref[0] == "local":
+                        out.add(ref[1])
+                for k in _children(n):
+                    walk(k)
+
+            walk(node)
+            return out
+
+        found = []
+
+        def visit(node) -> None:
+            if id(node) in skip:
+                return
+            if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Where) and refs.get(id(node)) is None:
+                hit = self.join_of(node.args[0], bound, used, items)
+                if hit is not None:
+                    found.append((node, f"_j{id(node)}", *hit))
+                    return
+            for k in _children(node):
+                visit(k)
+
+        visit(e.cond)
+        return found
+
+    def join_of(self, w: ast.Where, bound: set[int], used, items: dict[int, str]):
+        slot = self.c.p.slots[id(w)]
+        terms: list[ast.Expr] = []
+
+        def conj(node) -> None:
+            if isinstance(node, ast.Binary) and node.op == "and":
+                conj(node.left)
+                conj(node.right)
+            else:
+                terms.append(node)
+
+        conj(w.cond)
+        others = bound - {slot}
+        for i, t in enumerate(terms):
+            if not (isinstance(t, ast.Binary) and t.op == "=="):
+                continue
+            for key, value in ((t.left, t.right), (t.right, t.left)):
+                rest = terms[:i] + terms[i + 1:]
+                if slot in used(value) or not used(value) & others or used(key) & others \
+                        or any(used(r) & others for r in rest) or used(w.seq) & bound:
+                    continue
+                if self.type(key) not in (INT, STR, BOOL, CARD, PLAYER):
+                    continue  # a dict key must be a plain value
+                if not (self.safe(key) and self.safe(w.seq) and all(self.safe(r) for r in rest)):
+                    continue
+                var = f"_i{slot}"
+                inner = dict(items)
+                inner[slot] = var
+                test = " and ".join(f"({self.src(r, inner)})" for r in rest)
+                hist = f"_hist([{self.src(key, inner)} for {var} in {self.loop_seq(w, items)}"
+                hist += f" if {test}])" if test else "])"
+                return hist, value
+        return None
 
     @property
     def hoisted(self) -> dict[int, str]:
@@ -341,7 +459,10 @@ class SourceCompiler:
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):
-            return self.type(e.obj) in (CARD, ZONE, "list[card]") and self.safe(e.obj)
+            if self.type(e.obj) in (CARD, ZONE, "list[card]"):
+                return self.safe(e.obj)
+            # `me.hand`, `me.tokens`: the current player is never none
+            return isinstance(e.obj, ast.Name) and self.c.p.refs.get(id(e.obj)) == ("builtin", "me")
         if isinstance(e, ast.Call):
             ref = self.c.p.refs.get(id(e))
             if ref is not None and ref[0] == "define":
@@ -407,3 +528,12 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     scope: dict[str, object] = {}
     exec(compile(text, f"<rules {code.name} @{pc}>", "exec"), names, scope)
     return scope["block"], k, owners
+
+
+def _descendants(node) -> set[int]:
+    from .compiler import _children
+
+    out = {id(node)}
+    for k in _children(node):
+        out |= _descendants(k)
+    return out
