@@ -26,8 +26,6 @@ reads none of it.
 from __future__ import annotations
 
 import random
-import sys
-import time
 
 SQUARE_SIZE = 4  # M2
 PEEK_COUNT = 2  # M3: places 1 and 2, the row nearest the player
@@ -228,17 +226,7 @@ def play_game(seed: int, players: int = 4) -> tuple[int, list[int]]:
     return moves, winners
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    seconds = float(argv[0]) if argv else 3.0
-    moves = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        moves += play_game(games)[0]
-        games += 1
-    dt = time.perf_counter() - t0
-    print(f"tamalo baseline: {games} games, {moves} moves in {dt:.2f} s: {moves / dt:,.0f} moves/s")
-
-
 if __name__ == "__main__":
-    main()
+    import timing
+
+    timing.main(play_game, "tamalo")

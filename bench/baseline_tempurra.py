@@ -21,8 +21,6 @@ shown information in Tempurra and no decision depends on who saw what, so nothin
 from __future__ import annotations
 
 import random
-import sys
-import time
 
 PLUS, REVERSE, CHOOSE, INDIGESTION = 8, 9, 10, 11
 DISHES = (2, 3, 4, 5, 6, 7)
@@ -201,17 +199,7 @@ def play_game(seed: int, players: int = 4) -> tuple[int, list[int]]:
     return moves, winners
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    seconds = float(argv[0]) if argv else 3.0
-    moves = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        moves += play_game(games)[0]
-        games += 1
-    dt = time.perf_counter() - t0
-    print(f"tempurra baseline: {games} games, {moves} moves in {dt:.2f} s: {moves / dt:,.0f} moves/s")
-
-
 if __name__ == "__main__":
-    main()
+    import timing
+
+    timing.main(play_game, "tempurra")
