@@ -138,3 +138,10 @@ def test_ray_backend_gives_the_same_records():
     finally:
         ray.shutdown()
     assert on_ray.records == simulate(game, 10, seed=2).records
+
+
+def test_progress_counts_every_game_once_with_workers():
+    game = rulesdsl.load(TAMALO, players=4)
+    seen: list[int] = []
+    simulate(game, 17, seed=0, progress=seen.append, workers=2)
+    assert seen == sorted(seen) and seen[-1] == 17
