@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import io
 import random
 import sys
 from collections import Counter
@@ -17,6 +18,7 @@ from collections import Counter
 import pytest
 
 import rulesdsl
+from rulesdsl.cli import main
 from tests.conftest import GAMES, ROOT
 
 ALICE, BOB, CAROL, DAVE, ERIN = range(5)
@@ -210,3 +212,17 @@ def test_openspiel_comparison_bench_plays_20_games_in_each_engine():
     a = bench.play_rulesdsl("crazy_eights", 20, 1, None)
     b = bench.play_openspiel("crazy_eights", 20, 1, None)
     assert {r.metric for r in bench.compare(a, b)} >= {"decisions", "card plays", "draws", "return of seat 0"}
+
+
+def play_at_the_terminal(rules: str, players: int, seed: int) -> str:
+    """A whole game of `rulesdsl play` with piped input: the human always picks the first move."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["play", str(GAMES / rules), "--players", str(players), "--seed", str(seed)],
+                stdin=io.StringIO("1\n" * 400), stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    return out.getvalue()
+
+
+def test_a_whole_game_plays_at_the_terminal_with_piped_input():
+    out = play_at_the_terminal("crazy_eights.rules", 3, 4)
+    assert "alice> 1" in out and "The game is over." in out and "penalty" in out

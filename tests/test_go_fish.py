@@ -16,7 +16,7 @@ import pytest
 
 import rulesdsl
 from tests.conftest import GAMES
-from tests.test_crazy_eights import load_bench
+from tests.test_crazy_eights import load_bench, play_at_the_terminal
 
 ALICE, BOB, CAROL = range(3)
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -175,3 +175,8 @@ def test_openspiel_comparison_bench_plays_20_games_in_each_engine():
     a = bench.play_rulesdsl("go_fish", 20, 1, None)
     b = bench.play_openspiel("go_fish", 20, 1, None)
     assert {r.metric for r in bench.compare(a, b)} >= {"asks", "books of seat 0", "return of seat 0"}
+
+
+def test_a_whole_game_plays_at_the_terminal_with_piped_input():
+    out = play_at_the_terminal("go_fish.rules", 3, 4)
+    assert "alice> 1" in out and "The game is over." in out and "books" in out
