@@ -13,7 +13,7 @@ from typing import Protocol
 
 from ..engine.state import State
 from .greedy import DEFAULT_SAMPLES, GreedyBot
-from .ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+from .ismcts import DEFAULT_ITERATIONS, DEFAULT_SECONDS, ISMCTSBot
 
 
 class Bot(Protocol):
@@ -58,7 +58,7 @@ def _random(arg: str, seed: int | None) -> Bot:
 
 def _ismcts(arg: str, seed: int | None) -> Bot:
     if not arg:
-        return ISMCTSBot(seed)
+        return ISMCTSBot(seed, seconds=DEFAULT_SECONDS)
     if arg.endswith("s"):
         try:
             secs = float(arg[:-1])
@@ -76,7 +76,7 @@ def _greedy(arg: str, seed: int | None) -> Bot:
 
 BOT_KINDS: dict[str, Callable[[str, int | None], Bot]] = {"random": _random, "greedy": _greedy, "ismcts": _ismcts}
 BOT_HELP = (f"random, greedy[:WORLDS] (default {DEFAULT_SAMPLES}), "
-            f"ismcts[:ITERATIONS] (default {DEFAULT_ITERATIONS}) or ismcts:SECONDSs")
+            f"ismcts[:ITERATIONS] (default {DEFAULT_ITERATIONS}, and at most {DEFAULT_SECONDS} s) or ismcts:SECONDSs")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
