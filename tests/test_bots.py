@@ -75,10 +75,11 @@ def test_sampled_worlds_keep_the_seats_view_and_moves(path):
         pytest.skip("the game ended early")
     me = s.chooser
     for k in range(3):
-        w = sample_world(s, me, random.Random(k))
-        assert w.view(me, events=0) == s.view(me, events=0)
-        assert w.move_texts() == s.move_texts()
-        assert sorted(c for z in w.zones for c in z if c is not None) == list(range(game.ncards))
+        for w in (sample_world(s, me, random.Random(k)), s.determinize(me, random.Random(k))):
+            assert w.view(me, events=0) == s.view(me, events=0)
+            assert w.move_texts() == s.move_texts()
+            assert (w.counters, w.round, w.turn, w.current) == (s.counters, s.round, s.turn, s.current)
+            assert sorted(c for z in w.zones for c in z if c is not None) == list(range(game.ncards))
 
 
 @pytest.mark.parametrize("name", ["tamalo.rules", "tempurra.rules"])
