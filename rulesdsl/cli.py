@@ -669,7 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
-    pl.add_argument("--bots", default="random", metavar="KIND", help="the other players (default: random)")
+    pl.add_argument("--bots", default="random", metavar="KIND",
+                    help="the other players: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
     pl.add_argument("--reveal", action="store_true", help="spectator view: show every card (for debugging)")
     pl.add_argument("--memory", action="store_true",
                     help="play from memory: a face-down card you saw shows as ? after the turn you saw it")
@@ -679,7 +680,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
-    s.add_argument("--bots", default="random", metavar="KIND[,KIND...]", help="bots by seat (default: random)")
+    s.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
+                   help="bots by seat: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
     s.add_argument("--max-moves", type=int, default=20_000, metavar="M",
                    help="stop a game after M moves and count it as capped (default 20000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -703,7 +705,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(c)
     c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
-    c.add_argument("--bots", default="random", metavar="KIND[,KIND...]", help="bots by seat (default: random)")
+    c.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
+                   help="bots by seat: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
     c.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
     parallel_options(c)
     c.add_argument("--json", action="store_true", help="print one JSON object")

@@ -210,3 +210,12 @@ def test_the_python_example_in_docs_bots_runs(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(example, "docs/bots.md", "exec"), {})
     assert capsys.readouterr().out.strip()
+
+
+def test_arena_json_keys_are_documented():
+    code, out, _ = run("arena", TAMALO, "--bots", "random", "--games", "1", "--workers", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    section = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("## `rulesdsl arena`")[1].split("\n## ")[0]
+    documented = set(re.findall(r"`(\w+)`", section.split("With `--json`:")[1]))
+    assert set(data) | set(data["bots"][0]) | set(data["seconds"]) <= documented
