@@ -66,7 +66,7 @@ def _ismcts(arg: str, seed: int | None) -> Bot:
             secs = 0.0
         if not 0 < secs <= 3600:
             raise BotSpecError(f"bot 'ismcts:{arg}': a time budget is seconds per move, such as ismcts:0.5s")
-        return ISMCTSBot(seed, seconds=secs)
+        return ISMCTSBot(seed, iterations=None, seconds=secs)
     return ISMCTSBot(seed, iterations=_count("ismcts", arg, "the iterations per move"))
 
 

@@ -18,6 +18,8 @@ PLAYOUT_LIMIT = 2_000
 
 
 class GreedyBot:
+    """`samples` sampled worlds a decision, every move played out once in each."""
+
     name = "greedy"
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, playout_limit: int = PLAYOUT_LIMIT):

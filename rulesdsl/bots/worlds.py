@@ -50,15 +50,11 @@ def rewards(state: State) -> list[float]:
     """Each seat's share of the win at the end: 1/k for each of k winners, 0 for the others. A game
     that did not end (a playout cut short) counts as a draw: 1/n each."""
     n = state.game.players
-    out = [0.0] * n
-    w = state.winners if state.over else ()
-    if state.over and not w:
-        return out
     if not state.over:
         return [1.0 / n] * n
-    share = 1.0 / len(w)
-    for p in w:
-        out[p] = share
+    out = [0.0] * n
+    for p in state.winners:
+        out[p] = 1.0 / len(state.winners)
     return out
 
 
