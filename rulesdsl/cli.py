@@ -62,6 +62,10 @@ def _workers(args) -> tuple[int, str]:
 # ---------------------------------------------------------------- check
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def cmd_check(args, out: TextIO, err: TextIO) -> int:
     status = EXIT_OK
     params = _parse_sets(args.set)
@@ -74,7 +78,7 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             continue
         span = (f"{game.min_players}-{game.max_players}" if game.max_players > game.min_players
                 else f"{game.min_players}")
-        print(f"{path}: ok: {game.name}, {span} players, {game.ncards} cards, {len(game.actions)} actions", file=out)
+        print(f"{path}: ok: {game.name}, {span} players, {plural(game.ncards, 'card')}, {plural(len(game.actions), 'action')}", file=out)
     return status
 
 

@@ -213,7 +213,7 @@ def comparable(line: str) -> str:
     ("cwd", "args", "stdin", "expected", "code", "scratch"),
     shown_commands("cli.md") + shown_commands("language.md")
     + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True) + shown_commands("testing.md")
-    + shown_commands("variants.md"),
+    + shown_commands("variants.md") + shown_commands("games.md"),
 )
 def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeypatch, tmp_path):
     if scratch is not None:
