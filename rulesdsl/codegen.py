@@ -360,8 +360,8 @@ class SourceCompiler:
 
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
         """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not:
-        count the values of it.x once, before the loop, and look v up (`number` in Tempurra's
-        `distinct(...) where count(me.hand where it is dish and it.number == number) >= 2`).
+        count the values of it.x once, before the loop, and look v up (`n` in
+        `distinct(me.hand.n) where count(me.hand where it is pair_card and it.n == n) >= 2`).
         Only for parts that cannot fail, so working them out early changes nothing."""
         from .compiler import _children
 

@@ -397,7 +397,7 @@ class Compiler:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
 
-    def _turn_options_fn(self) -> Callable[[State], list] | None:
+    def _turn_options_fn(self) -> Callable[[State], list]:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
@@ -405,22 +405,23 @@ class Compiler:
         distinct = const(g.distinct_values)
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
         for ai, a in enumerate(g.actions):
-            ind = "    "
-            lines.append(f"    env = [None] * {a.nlocals}")
+            ind = ""
+            body = []
             if a.cond is not None:
-                lines.append(f"    if {inline(a.cond)}:")
-                ind = "        "
+                body.append(f"if {inline(a.cond)}:")
+                ind = "    "
             if a.lead is None:
-                lines.append(f"{ind}opts.append(({ai}, None))")
+                body.append(f"{ind}opts.append(({ai}, None))")
             else:
-                values = f"{distinct}(st, {const(a.lead)}, {inline(a.lead.domain)}, me)"
-                lines.append(f"{ind}opts.extend([({ai}, _v) for _v in {values}])")
+                # An empty domain has no options: no call to sort out duplicates.
+                body.append(f"{ind}_d = {inline(a.lead.domain)}")
+                body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {distinct}(st, {const(a.lead)}, _d, me)])")
+            if any("env" in line for line in body):
+                lines.append(f"    env = [None] * {a.nlocals}")
+            lines.extend("    " + line for line in body)
         lines.append("    return opts")
         scope: dict[str, object] = {}
-        try:
-            exec(compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec"), self.source.names, scope)
-        except SyntaxError:
-            return None  # the loop in Game.turn_options does the same
+        exec(compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec"), self.source.names, scope)
         return scope["turn_options"]
 
     def _finish(self) -> Callable:
@@ -904,7 +905,8 @@ class Compiler:
             return [
                 f"_p = {'st.current' if by is None else inline(by)}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                f"_v = {const(g.distinct_values)}(st, {const(dec)}, {inline(domain)}, _p)",
+                f"_v = {inline(domain)}",
+                f"_v = {const(g.distinct_values)}(st, {const(dec)}, _v, _p) if _v else []",
                 *(["_v.append(None)"] if optional else []),
                 f"if not _v: env[{slot}] = None; return @NEXT@",
                 f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
