@@ -716,7 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--plot", metavar="FILE.png", help="draw game lengths and win rates (needs matplotlib)")
 
-    a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95% intervals")
+    a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95%% intervals")
     a.add_argument("file", metavar="FILE")
     common(a)
     a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
