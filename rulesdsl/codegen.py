@@ -482,15 +482,17 @@ class SourceCompiler:
 # -- blocks: straight stretches of ops as one Python function
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
+MAX_LINES = 120  # lines in one generated function, once jumps are followed
 
 
 def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
-    """One Python function running code `code_id` from `pc` to its first jump or control op.
+    """One Python function running code `code_id` from `pc` to its first control op.
 
     TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
-    a CONTROL op (a choose, a call, a return, an `end`) ends the block, and the machine saves the
-    position after it. Ops without source are called as the closures they are. Returns the
-    function, the position after its last op, and the op of each line of its body (for errors).
+    a jump to a known place is followed (the code there is written next); a CONTROL op (a choose,
+    a call, a return, an `end`) ends the block, and the machine saves the position after it. Ops
+    without source are called as the closures they are. Returns the function, the position after
+    its last op, and the op of each line of its body (for errors).
     """
     from .engine.state import CONTROL, JUMP, PLAIN, TEST
 
@@ -500,7 +502,9 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     owners: list[int] = []
     k = pc
     n = len(code.ops)
+    emitted = 0
     while True:
+        emitted += 1
         kind = code.kinds[k]
         make = code.srcs[k]
         body = [line.replace("@NEXT@", str(k + 1)) for line in make()] if make is not None else None
@@ -515,12 +519,23 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
                 body = [f"return {op}(st, env)"]
             else:
                 body = [f"_r = {op}(st, env)", f"return {k + 1} if _r is None else _r"]
+        if kind == JUMP and make is not None and body[-1].startswith("return ") and body[-1][7:].isdigit() \
+                and len(lines) < MAX_LINES:
+            # A jump to a known place: go on writing from there (the next block starts there anyway).
+            lines.extend(body[:-1])
+            owners.extend([k] * (len(body) - 1))
+            k = int(body[-1][7:])
+            if emitted >= MAX_BLOCK or k >= n:
+                lines.append(f"return {k}")
+                owners.append(owners[-1] if owners else pc)
+                break
+            continue
         lines.extend(body)
         owners.extend([k] * len(body))
         k += 1
         if kind in (JUMP, CONTROL):
             break
-        if k - pc >= MAX_BLOCK or k >= n:
+        if emitted >= MAX_BLOCK or k >= n:
             lines.append(f"return {k}")
             owners.append(k - 1)
             break
