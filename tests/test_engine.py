@@ -218,17 +218,23 @@ def test_event_log_masks_cards_per_seat():
     assert log and all(len(ev) == 5 for ev in log)
 
 
-def test_a_loop_without_decisions_is_a_located_runtime_error(tmp_path):
-    path = tmp_path / "loop.rules"
+def _setup_error(tmp_path, setup: str) -> str:
+    """The runtime error of a two-player game whose setup (from line 7 on) is `setup`."""
+    path = tmp_path / "err.rules"
     path.write_text(
-        'game "Loop"\nplayers 2..2\ncard token\ncards in pile { 2 token }\nzone pile: stack\n'
-        "setup {\n    while yes {\n        shuffle pile\n    }\n}\n"
+        'game "Err"\nplayers 2..2\ncard token(n)\ncards in pile { 2 token(1) }\nzone pile: stack\n'
+        f"var total = 0\nsetup {{\n{setup}}}\n"
         "action wait { say \"waiting\" }\ngame ends when turn > 3\nrank by lowest it.seat\n"
     )
     game = rulesdsl.load(path)
     with pytest.raises(rulesdsl.RulesRuntimeError) as e:
         game.new_game(1)
-    assert "loop.rules:7" in str(e.value) and "without asking anyone" in str(e.value)
+    return str(e.value)
+
+
+def test_a_loop_without_decisions_is_a_located_runtime_error(tmp_path):
+    message = _setup_error(tmp_path, "    while yes {\n        shuffle pile\n    }\n")
+    assert "err.rules:8" in message and "without asking anyone" in message
 
 
 def test_grid_places_stay_when_a_card_leaves():
@@ -360,18 +366,9 @@ def test_a_prelude_alone_is_not_a_game():
 def test_a_runtime_error_inside_a_generated_block_names_its_own_line(tmp_path):
     # Straight stretches of statements run as one generated function; an error still points at
     # the statement that failed, not at the start of the stretch.
-    path = tmp_path / "div.rules"
-    path.write_text(
-        'game "Div"\nplayers 2..2\ncard token(n)\ncards in pile { 2 token(1) }\nzone pile: stack\n'
-        "var total = 0\n"
-        "setup {\n    shuffle pile\n    total = 1\n    if total == 1 {\n"
-        "        total = total / (total - 1)\n    }\n}\n"
-        "action wait { say \"waiting\" }\ngame ends when turn > 3\nrank by lowest it.seat\n"
-    )
-    game = rulesdsl.load(path)
-    with pytest.raises(rulesdsl.RulesRuntimeError) as e:
-        game.new_game(1)
-    assert "div.rules:11" in str(e.value) and "division by zero" in str(e.value)
+    message = _setup_error(tmp_path, "    shuffle pile\n    total = 1\n    if total == 1 {\n"
+                                     "        total = total / (total - 1)\n    }\n")
+    assert "err.rules:11" in message and "division by zero" in message
 
 
 def _closures_only(path, players):
