@@ -780,7 +780,7 @@ class Compiler:
             st.tick()
             return top
 
-        b.emit(back, span, JUMP, lambda: ["st.tick()", f"return {top}"])
+        b.emit(back, span, JUMP, lambda: ["st.budget -= 1", "if st.budget < 0: st.tick()", f"return {top}"])
         for cell in loop.breaks:
             cell[0] = b.pc
         b.loops.pop()

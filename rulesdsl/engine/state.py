@@ -506,15 +506,25 @@ class State:
     def draw_one(self, src: int, dst: int) -> int | None:
         """Move the top card of src to dst, refilling src first if it is empty and says how."""
         lst = self.zones[src]
-        if lst and not self.game.zone_grid[src]:
-            c = lst[-1]  # the common case: the top of a pile
-        else:
+        g = self.game
+        if lst and not g.zone_grid[src]:
+            # The common case, `move_card` written out: the top of a pile onto a pile or a new place.
+            c = lst.pop()
+            self.zones[dst].append(c)
+            self.loc[c] = dst
+            m = g.zone_learn[dst]
+            if m:
+                if m < 0:
+                    self.known[c] = ~m
+                else:
+                    self.known[c] |= m
+            return c
+        c = self.top_card(src)
+        if c is None:
+            self.refill(src)
             c = self.top_card(src)
             if c is None:
-                self.refill(src)
-                c = self.top_card(src)
-                if c is None:
-                    return None
+                return None
         self.move_card(c, dst)
         return c
 
