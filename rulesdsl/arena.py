@@ -32,6 +32,7 @@ class ArenaGame:
     choices: list[int]  # decisions with more than one option, by seat
     seconds: list[float]  # time spent on them, by seat
     slowest: list[float]  # the longest of them, by seat
+    counters: dict[str, list[int]] = attrs.Factory(dict)  # each counter at the end, by seat (one for a global)
 
 
 @attrs.define
@@ -101,8 +102,10 @@ def play_game(game: Game, seed: int, lineup: list[str], index: int, max_moves: i
             st.apply_index(i)
     except RulesRuntimeError as e:
         raise SimulationError(gseed, played, e) from None
+    counters = {name: st.counters[base:base + n] if per else [st.counters[base]]
+                for name, (base, per) in game.counter_layout.items()}
     return ArenaGame(index, gseed, seats, list(st.winners) if st.over else [], not st.over, st.moves,
-                     choices, seconds, slowest)
+                     choices, seconds, slowest, counters)
 
 
 def _play_chunk(job: tuple) -> list[ArenaGame]:

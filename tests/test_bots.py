@@ -156,7 +156,7 @@ def test_bot_names_that_work():
     assert make_bot("ismcts:50").iterations == 50
     timed = make_bot("ismcts:0.25s")
     assert (timed.seconds, timed.iterations) == (0.25, None)
-    assert (make_bot("ismcts").iterations, make_bot("ismcts").seconds) == (100, 0.9)
+    assert (make_bot("ismcts").iterations, make_bot("ismcts").seconds) == (200, 0.9)
     assert make_bot("greedy:3").samples == 3
     assert make_bot(" random ").name == "random"
 

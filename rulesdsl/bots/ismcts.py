@@ -18,7 +18,7 @@ from ..engine.state import State
 from ..errors import RulesRuntimeError
 from .worlds import impossible, playout, sample_world, short_loops
 
-DEFAULT_ITERATIONS = 100
+DEFAULT_ITERATIONS = 200
 DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
 PLAYOUT_LIMIT = 2_000
 
