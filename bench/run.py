@@ -45,6 +45,7 @@ sys.path.insert(0, str(HERE))
 
 import baseline_tamalo  # noqa: E402
 import baseline_tempurra  # noqa: E402
+import validate  # noqa: E402
 
 import rulesdsl  # noqa: E402
 from rulesdsl.engine.state import State  # noqa: E402
@@ -331,11 +332,17 @@ def main(argv: list[str] | None = None) -> int:
     for name in GAMES:
         print(f"{name} ...", file=sys.stderr, flush=True)
         results.append(measure_game(name, repeats, args.quick))
+    print("lockstep ...", file=sys.stderr, flush=True)
+    lockstep = 10 if args.quick else 500
+    same = lockstep - validate.lockstep_tamalo(lockstep, PLAYERS, 0)
     print("rulesdsl check ...", file=sys.stderr, flush=True)
     wall = check_wall(1 if args.quick else 10)
     print("simulate on every core ...", file=sys.stderr, flush=True)
     scale = scaling(20 if args.quick else 400, 1 if args.quick else 3)
     text = report(results, wall, scale, argv, started, where)
+    text += (f"\nTamalo's baseline plays the engine's game: `python bench/validate.py --lockstep` replayed {same} "
+             f"of {lockstep} games decision for decision. Tempurra's is checked by statistics "
+             "(`python bench/validate.py`); see bench/README.md.\n")
     print(text)
     out = args.out if args.out is not None else (None if args.quick else HERE / "RESULTS.md")
     if out is not None and not args.no_write:
