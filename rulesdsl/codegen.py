@@ -485,7 +485,7 @@ MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
 
 
-def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
+def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[Callable, int, list[int]]:
     """One Python function running code `code_id` from `pc` to its first control op.
 
     TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
@@ -506,7 +506,7 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     while True:
         emitted += 1
         kind = code.kinds[k]
-        make = code.srcs[k]
+        make = code.srcs[k] if sources else None
         body = [line.replace("@NEXT@", str(k + 1)) for line in make()] if make is not None else None
         if body is None:
             op = f"_op{code_id}_{k}"
@@ -541,7 +541,13 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
             break
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
-    exec(compile(text, f"<rules {code.name} @{pc}>", "exec"), names, scope)
+    try:
+        compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
+    except SyntaxError:
+        # Some expression cannot stand where its op's source puts it (Python refuses `:=` in a
+        # comprehension's iterable, say): this block calls every op's closure instead.
+        return block_function(game, code_id, pc, sources=False)
+    exec(compiled, names, scope)
     return scope["block"], k, owners
 
 

@@ -397,7 +397,7 @@ class Compiler:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
 
-    def _turn_options_fn(self) -> Callable[[State], list]:
+    def _turn_options_fn(self) -> Callable[[State], list] | None:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
@@ -421,7 +421,11 @@ class Compiler:
             lines.extend("    " + line for line in body)
         lines.append("    return opts")
         scope: dict[str, object] = {}
-        exec(compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec"), self.source.names, scope)
+        try:
+            code = compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec")
+        except SyntaxError:  # an expression Python does not take here: the loop in Game.turn_options
+            return None
+        exec(code, self.source.names, scope)
         return scope["turn_options"]
 
     def _finish(self) -> Callable:
@@ -554,7 +558,8 @@ class Compiler:
         lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
         if self.type(s.what) == CARD:
             return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
-        return lines + [f"    for _c in [_x for _x in {what} if _x is not None]: st.move_card(_c, _z)"]
+        # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
+        return lines + [f"    _l = {what}", "    for _c in [_x for _x in _l if _x is not None]: st.move_card(_c, _z)"]
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""

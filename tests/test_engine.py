@@ -417,3 +417,23 @@ def test_a_count_matched_against_a_loop_item_is_counted_once_per_loop():
         hand = [game.attrs["n"][c] for c in s.zones[game.zone_index("hand", s.current_player)]]
         pairs = sorted({n for n in hand if hand.count(n) >= 2})
         assert sorted(int(t.split()[1]) for t in s.move_texts() if t.startswith("pair")) == pairs
+
+
+def test_an_expression_python_refuses_inside_a_loop_header_still_runs():
+    # `top(pile) is token` is worked out with `:=`, which Python does not allow in the list a
+    # comprehension walks: the generated code must say it another way or call the closures.
+    text = (
+        'game "Walrus"\nplayers 2..2\ncard token(n)\ncard other\n'
+        "cards in pile { 3 token(1), 2 other }\n"
+        "zone pile: stack\nzone hand per player: hand, private\n"
+        "setup { shuffle pile }\n"
+        "action take { move pile where top(pile) is token to me.hand }\n"
+        "action pass { say \"pass\" }\n"
+        "game ends when turn > 4\nrank by highest count(it.hand)\n"
+    )
+    game = rulesdsl.load_text(text)
+    s = game.new_game(3)
+    while not s.is_over:
+        s.apply_index(0)
+    assert sum(len(s.zone("hand", p)) for p in range(2)) + len(s.zone("pile")) == 5
+    assert game.turn_options_fn is not None
