@@ -390,6 +390,7 @@ def test_generated_source_plays_as_the_closures_do(path):
 
     fast = rulesdsl.load(ROOT / "games" / path, players=4)
     slow = _closures_only(ROOT / "games" / path, 4)
+    assert fast.turn_options_fn is not None  # the generated one, not the fallback loop
     for seed in range(3):
         a, b = fast.new_game(seed), slow.new_game(seed)
         rng = random.Random(seed)
