@@ -78,7 +78,8 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             continue
         span = (f"{game.min_players}-{game.max_players}" if game.max_players > game.min_players
                 else f"{game.min_players}")
-        print(f"{path}: ok: {game.name}, {span} players, {plural(game.ncards, 'card')}, {plural(len(game.actions), 'action')}", file=out)
+        sizes = f"{plural(game.ncards, 'card')}, {plural(len(game.actions), 'action')}"
+        print(f"{path}: ok: {game.name}, {span} players, {sizes}", file=out)
     return status
 
 
