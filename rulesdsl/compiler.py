@@ -17,7 +17,7 @@ import attrs
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler
-from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
+from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
     CONTROL,
     GRID,
@@ -77,6 +77,7 @@ class Compiler:
         self.end_cells: list[tuple[str, list[int]]] = []
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
+        self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.unit = ""
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
@@ -402,7 +403,6 @@ class Compiler:
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
         inline, const = self.source.inline, self.source.const
-        distinct = const(g.distinct_values)
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
         for ai, a in enumerate(g.actions):
             ind = ""
@@ -415,7 +415,11 @@ class Compiler:
             else:
                 # An empty domain has no options: no call to sort out duplicates.
                 body.append(f"{ind}_d = {inline(a.lead.domain)}")
-                body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {distinct}(st, {const(a.lead)}, _d, me)])")
+                fn = self.distinct_fn(a.lead)
+                if fn is distinct_plain:
+                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) if _v is not None])")
+                else:
+                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
             if any("env" in line for line in body):
                 lines.append(f"    env = [None] * {a.nlocals}")
             lines.extend("    " + line for line in body)
@@ -888,6 +892,8 @@ class Compiler:
         self.choose_decisions[id(s)] = dec
         values = g.choice_values
         optional = s.optional
+        self.hand_free[dec.index] = self._hand_free(s.domain)
+        distinct = self.distinct_fn(dec)
 
         def op(st, env):
             chooser = st.current if by is None else by(st, env)
@@ -911,7 +917,8 @@ class Compiler:
                 f"_p = {'st.current' if by is None else inline(by)}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
                 f"_v = {inline(domain)}",
-                f"_v = {const(g.distinct_values)}(st, {const(dec)}, _v, _p) if _v else []",
+                *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"] if distinct is distinct_plain
+                  else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 *(["_v.append(None)"] if optional else []),
                 f"if not _v: env[{slot}] = None; return @NEXT@",
                 f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
@@ -919,6 +926,22 @@ class Compiler:
             ]
 
         b.emit(op, s.span, CONTROL, src)
+
+    def _hand_free(self, e: ast.Expr) -> bool:
+        """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
+        while isinstance(e, ast.Where):
+            e = e.seq
+        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        if ref is not None and ref[0] == "zone":
+            spec = ref[1]
+        elif isinstance(e, ast.Attr) and self.type(e) == ZONE and e.name in self.g.zone_spec_names:
+            spec = self.g.zone_spec_names.index(e.name)
+        else:
+            return False
+        return self.g.zone_shape[self.g.zone_base[spec]] != HAND
+
+    def distinct_fn(self, dec: Decision) -> Callable:
+        return self.g.distinct_fn(dec, self.hand_free.get(dec.index, False))
 
     def s_CallStmt(self, s: ast.CallStmt, b):
         code_id = self.proc_codes[s.func]

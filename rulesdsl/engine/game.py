@@ -165,6 +165,7 @@ class Game:
         self.namespace: dict[str, object] = {}
         self.turn_options_fn: Callable[[State], list] | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
+        self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
 
     def prepare(self) -> None:
         """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""
@@ -174,6 +175,16 @@ class Game:
             ~self.all_mask if vis == PUBLIC else (1 << owner if vis == PRIVATE else 0)
             for vis, owner in zip(self.zone_vis, self.zone_owner, strict=True)
         ]
+        # Where every card starts, and who knows it: each new state copies these lists.
+        zones: list[list[int]] = [[] for _ in range(self.nzones)]
+        loc, known, group = [0] * self.ncards, [0] * self.ncards, [0] * self.ncards
+        for zi, cards in self.initial:
+            zones[zi] = list(cards)
+            for c in cards:
+                loc[c] = zi
+                known[c] = self.all_mask if self.zone_vis[zi] == PUBLIC else 0
+                group[c] = zi
+        self.start = (zones, loc, known, group)
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} for {self.players} players>"
@@ -237,15 +248,23 @@ class Game:
 
     def distinct_values(self, st: State, dec: Decision, values: list, chooser: int) -> list:
         if dec.elem != "card":
-            out = list(dict.fromkeys(values))
-            if None in out:
-                out.remove(None)
-            return out
+            return distinct_plain(st, values, chooser)
+        return self.distinct_cards(st, values, chooser)
+
+    def distinct_fn(self, dec: Decision, hand_free: bool = False) -> Callable[[State, list, int], list]:
+        """`distinct_values` for one decision, as simple as it can be: identical cards merge only
+        in a hand, so options that are not cards, or cards of a domain that holds no hand's cards
+        (`hand_free`, known from the rules), only lose repeats and none."""
+        if dec.elem != "card" or hand_free or not any(self.zone_hand):
+            return distinct_plain
+        return self.distinct_cards
+
+    def distinct_cards(self, st: State, values: list, chooser: int) -> list:
         n = len(values)
         if n <= 1:
             return [c for c in values if c is not None]
         face = self.card_face
-        if None not in values and len({face[c] for c in values}) == n:
+        if None not in values and len(set(map(face.__getitem__, values))) == n:
             return list(values)  # all faces differ: no two options are the same outcome
         out = []
         first: dict[int, int] = {}
@@ -501,3 +520,11 @@ class Game:
         st.current = player
         st.chooser = player
         self.refresh_pending(st)
+
+
+def distinct_plain(st: State, values: list, chooser: int) -> list:
+    """Options without repeats and without none, in their order."""
+    out = list(dict.fromkeys(values))
+    if None in out:
+        out.remove(None)
+    return out

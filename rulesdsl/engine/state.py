@@ -47,18 +47,13 @@ class State:
     def __init__(self, game: Game, seed: int, log: bool = True):
         g = game
         self.game = g
-        self.zones = [[] for _ in range(g.nzones)]
-        self.loc = [0] * g.ncards
-        self.known = [0] * g.ncards
+        zones, loc, known, group = g.start
+        self.zones = [z[:] for z in zones]
+        self.loc = loc[:]
+        self.known = known[:]
         # Which cards were last shuffled together: the sets a card's identity may be sampled from.
-        self.group = [0] * g.ncards
+        self.group = group[:]
         self.shuffles = 0
-        for zi, cards in g.initial:
-            self.zones[zi] = list(cards)
-            for c in cards:
-                self.loc[c] = zi
-                self.known[c] = g.all_mask if g.zone_vis[zi] == PUBLIC else 0
-                self.group[c] = zi
         self.counters = list(g.counter_init)
         self.vars = list(g.var_init)
         self.rng = seed_state(seed)
@@ -129,14 +124,15 @@ class State:
 
     def apply_index(self, i: int) -> None:
         """The fast path: play option i of the pending decision."""
-        if self.over or self.pending < 0:
+        pending = self.pending
+        if pending < 0 or self.over:
             raise IllegalMove("the game is over")
         opts = self.options
         if not 0 <= i < len(opts):
             raise IllegalMove(f"move number {i} does not exist; there are {len(opts)}")
         value = opts[i]
         g = self.game
-        dec = g.decisions[self.pending]
+        dec = g.decisions[pending]
         log_start = None
         if self.log is not None:
             log_start = len(self.log)
@@ -145,7 +141,7 @@ class State:
         self.options = ()
         self._texts = None
         self.moves += 1
-        if dec.index == 0:
+        if not pending:
             action = g.actions[value[0]]
             env = [None] * action.nlocals
             pc = 0
