@@ -190,6 +190,11 @@ class SourceCompiler:
             table = self.const(g.attrs[e.name])
             if t == CARD:
                 return f"{table}[{obj}]" if obj.startswith("_i") else f"_card_attr({table}, {obj})"
+            if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
+                # `(S where C).x`: one comprehension, not a list of the cards and then their x.
+                var, seq, cond, hoisted = self.loop(e.obj, items)
+                if not any(":=" in v for _, v in hoisted):
+                    return f"[{table}[{var}] for {self.bind(hoisted)}{var} in {seq} if ({cond}) and {var} is not None]"
             return f"[{table}[_c] for _c in {obj} if _c is not None]"
         name = e.name
         if name == "seat":
@@ -296,24 +301,43 @@ class SourceCompiler:
     # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
         var, seq, cond, hoisted = self.loop(e, items)
-        return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
+        if any(":=" in v for _, v in hoisted):
+            return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
+        return f"[{var} for {self.bind(hoisted)}{var} in {seq} if {cond}]"
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
+        if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
+            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, []))
+        return self.scan_body(f, var, seq, cond, hoisted)
+
+    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]]) -> str:
+        loop = f"{self.bind(hoisted)}{var} in {seq} if {cond}"
         if f == "count":
-            body = f"sum(1 for {var} in {seq} if {cond})"
-        elif f == "any":
-            body = f"any(True for {var} in {seq} if {cond})"
-        elif f == "empty":
-            body = f"(not any(True for {var} in {seq} if {cond}))"
-        elif f in ("top", "last"):
-            body = f"next(({var} for {var} in reversed({seq}) if {cond}), None)"
-        else:
-            body = f"next(({var} for {var} in {seq} if {cond}), None)"
-        return self.wrap(hoisted, body)
+            return f"sum(1 for {loop})"
+        if f == "any":
+            return f"any(True for {loop})"
+        if f == "empty":
+            return f"(not any(True for {loop}))"
+        if f in ("top", "last"):
+            loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
+        return f"next(({var} for {loop}), None)"
+
+    @staticmethod
+    def bind(hoisted: list[tuple[str, str]]) -> str:
+        """The values worked out before a loop, bound by the comprehension's own first `for` (its
+        first iterable is evaluated first, outside it, as a call's arguments would be): one call
+        less than a lambda."""
+        if not hoisted:
+            return ""
+        names = "".join(f"{n}, " for n, _ in hoisted)
+        values = "".join(f"{v}, " for _, v in hoisted)
+        return f"({names}) in (({values}),) for "
 
     def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
         seq = self.src(e.seq, items)
+        if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
+            seq = seq[5:-1]  # only iterated: the distinct values need no list
         if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
             seq = f"range({self.c.g.players})"  # only iterated: no list needed
         if isinstance(e.seq, ast.ListLit):
