@@ -438,3 +438,27 @@ def test_an_expression_python_refuses_inside_a_loop_header_still_runs():
         s.apply_index(0)
     assert sum(len(s.zone("hand", p)) for p in range(2)) + len(s.zone("pile")) == 5
     assert game.turn_options_fn is not None
+
+
+def test_identical_cards_merge_in_a_hand_but_not_on_the_table():
+    # Options are sorted out as the domain needs: two identical cards in a hand are one move, two
+    # on a pile are two (where each lies is part of the outcome), and the cheaper sorting of a
+    # domain that holds no hand's cards gives the same moves as the general one.
+    game = rulesdsl.load_text(
+        'game "Same"\nplayers 2..2\ncard c(n)\ncards in deck { 4 c(1), 4 c(2) }\n'
+        "zone deck: stack\nzone hand per player: hand, private\nzone pile: stack, public\n"
+        "setup { deal 2 from deck to each hand\n move top(deck) to pile\n move top(deck) to pile\n"
+        " move top(deck) to pile }\n"
+        "action keep { choose x in me.hand\n move x to pile }\n"
+        "action take { choose y in pile\n move y to me.hand }\n"
+        "game ends when turn > 6\nrank by lowest count(it.hand)\n"
+    )
+    for seed in range(10):
+        s = game.new_game(seed)
+        hand = s.zone("hand", s.current_player)
+        texts = s.move_texts()
+        assert sum(t.startswith("keep") for t in texts) == len(set(hand))
+        assert sum(t.startswith("take") for t in texts) == len(s.zone("pile"))
+        take = game.actions[1].lead
+        cards = s.zones[game.zone_index("pile")]
+        assert game.distinct_fn(take, hand_free=True)(s, cards, 0) == game.distinct_values(s, take, cards, 0)
