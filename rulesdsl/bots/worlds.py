@@ -91,7 +91,7 @@ def short_loops(limit: int = SEARCH_STEP_BUDGET) -> Iterator[None]:
 
 def impossible(state: State) -> list[float]:
     """The rewards of a sampled world the rules cannot play on (a draw). A world is sampled from
-    what the seat has seen, not from what it could infer: in Go Fish, a hand never holds four of
-    a rank, but a sampled hand may, and then a game can stall until the engine gives up."""
+    what the seat has seen, not from what it could infer: in a game where four of a kind are laid
+    down at once, no hand ever holds four, but a sampled hand may, and the game can then stall."""
     n = state.game.players
     return [1.0 / n] * n
