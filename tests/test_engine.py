@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given
@@ -462,3 +463,19 @@ def test_identical_cards_merge_in_a_hand_but_not_on_the_table():
         take = game.actions[1].lead
         cards = s.zones[game.zone_index("pile")]
         assert game.distinct_fn(take, hand_free=True)(s, cards, 0) == game.distinct_values(s, take, cards, 0)
+
+
+def test_engine_sources_name_no_game():
+    """The engine is generic: no game's name, nor a card kind only one game has, in rulesdsl/."""
+    root = ROOT
+    words = {"tamalou", "indigestion", "dish", "plus_one"}
+    for f in (root / "games").rglob("*.rules"):
+        for name in re.findall(r'^game "([^":]+)', f.read_text(encoding="utf-8"), re.M):
+            words.add(name.lower())
+            words.add(name.lower().replace(" ", "_"))
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b", re.I)
+    found = [f"{f.relative_to(root)}:{i}: {m[0]}"
+             for f in sorted((root / "rulesdsl").rglob("*")) if f.suffix in (".py", ".lark")
+             for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+             for m in [pattern.search(line)] if m]
+    assert not found
