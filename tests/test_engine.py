@@ -479,3 +479,21 @@ def test_engine_sources_name_no_game():
              for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
              for m in [pattern.search(line)] if m]
     assert not found
+
+
+def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
+    path = tmp_path / "spin.rules"
+    path.write_text(
+        'game "Spin"\nplayers 2\ncard token(n)\ncards in pile { 2 token(1) }\nzone pile: stack\n'
+        "var total = 0\naction spin { repeat 1000 times { total += 1 } }\n"
+        "game ends when total >= 3000\nrank by lowest it.seat\n"
+    )
+    real = rulesdsl.load(path).new_game(1)
+    search = real.clone(log=False)
+    search.step_limit = 100
+    copy = search.clone()
+    assert copy.step_limit == 100
+    with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
+        copy.apply("spin")
+    real.apply("spin")  # the state searched from keeps the engine's limit
+    assert real.value("total") == 1000

@@ -11,7 +11,7 @@ import random
 
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-from .worlds import impossible, playout, sample_world, short_loops
+from .worlds import impossible, playout, sample_world, search_copy
 
 DEFAULT_SAMPLES = 8
 PLAYOUT_LIMIT = 2_000
@@ -32,18 +32,17 @@ class GreedyBot:
         if n <= 1:
             return 0
         me = state.chooser
-        base = state.clone(log=False)
+        base = search_copy(state)
         scores = [0.0] * n
-        with short_loops():
-            for _ in range(self.samples):
-                world = sample_world(base, me, self.rng)
-                seed = self.rng.getrandbits(64)
-                for i in range(n):
-                    d = world.clone(log=False)
-                    try:
-                        d.apply_index(i)
-                    except RulesRuntimeError:
-                        scores[i] += impossible(d)[me]
-                        continue
-                    scores[i] += playout(d, random.Random(seed), self.playout_limit)[me]
+        for _ in range(self.samples):
+            world = sample_world(base, me, self.rng)
+            seed = self.rng.getrandbits(64)
+            for i in range(n):
+                d = world.clone(log=False)
+                try:
+                    d.apply_index(i)
+                except RulesRuntimeError:
+                    scores[i] += impossible(d)[me]
+                    continue
+                scores[i] += playout(d, random.Random(seed), self.playout_limit)[me]
         return max(range(n), key=scores.__getitem__)

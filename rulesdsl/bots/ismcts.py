@@ -16,7 +16,7 @@ import time
 from ..engine.game import Game
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-from .worlds import impossible, playout, sample_world, short_loops
+from .worlds import impossible, playout, sample_world, search_copy
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
@@ -53,24 +53,23 @@ class ISMCTSBot:
             return 0
         me = state.chooser
         game = state.game
-        base = state.clone(log=False)  # never touch the caller's state; sample worlds without the log
+        base = search_copy(state)  # never touch the caller's state; sample worlds without the log
         root = Node(me)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
-        with short_loops():
-            while self.iterations is None or done < self.iterations:
-                if deadline is not None and done and time.perf_counter() >= deadline:
-                    break
-                done += 1
-                d = sample_world(base, me, self.rng)
-                path: list[Node] = []
-                try:
-                    r = self._iterate(d, root, path, game)
-                except RulesRuntimeError:
-                    r = impossible(d)
-                for node in path:
-                    node.visits += 1
-                    node.total += r[node.player]
+        while self.iterations is None or done < self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            done += 1
+            d = sample_world(base, me, self.rng)
+            path: list[Node] = []
+            try:
+                r = self._iterate(d, root, path, game)
+            except RulesRuntimeError:
+                r = impossible(d)
+            for node in path:
+                node.visits += 1
+                node.total += r[node.player]
         self.last_iterations = done
         best_i, best_key = 0, (-1, -1.0)
         for i, t in enumerate(game.option_texts(base)):

@@ -10,10 +10,7 @@ together) and then dealt to the hidden places, read in table order.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from ..engine import state as engine_state
 from ..engine.state import State
 from ..errors import RulesRuntimeError
 
@@ -76,17 +73,13 @@ def playout(state: State, rng: random.Random, limit: int) -> list[float]:
 SEARCH_STEP_BUDGET = 5_000
 
 
-@contextmanager
-def short_loops(limit: int = SEARCH_STEP_BUDGET) -> Iterator[None]:
-    """While searching, give up on a world after `limit` loop steps without a decision (not the
-    engine's 200,000): an impossible world (see `impossible`) then costs milliseconds, not a second.
-    Real games are played outside, with the engine's own budget."""
-    old = engine_state.STEP_BUDGET
-    engine_state.STEP_BUDGET = min(old, limit)
-    try:
-        yield
-    finally:
-        engine_state.STEP_BUDGET = old
+def search_copy(state: State) -> State:
+    """A copy to search from, without the log; it and the worlds sampled from it give up after
+    SEARCH_STEP_BUDGET loop steps without a decision (not the engine's 200,000), so an impossible
+    world (see `impossible`) costs milliseconds, not a second. Real games keep the engine's limit."""
+    s = state.clone(log=False)
+    s.step_limit = min(s.step_limit, SEARCH_STEP_BUDGET)
+    return s
 
 
 def impossible(state: State) -> list[float]:

@@ -41,7 +41,7 @@ class State:
         "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction",
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
-        "winners", "ranking", "log", "budget", "_texts",
+        "winners", "ranking", "log", "budget", "step_limit", "_texts",
     )
 
     def __init__(self, game: Game, seed: int, log: bool = True):
@@ -73,6 +73,9 @@ class State:
         self.ranking: list[int] = []
         self.log: list | None = [] if log else None
         self._texts: list[str] | None = None
+        # Loop steps or turns without a decision before the rules are called broken (tick); a search
+        # may lower it on its copies, to give up on a world that cannot be played on sooner.
+        self.step_limit = STEP_BUDGET
         self._run()
 
     # ------------------------------------------------------------ the public API
@@ -181,7 +184,8 @@ class State:
         s.ranking = self.ranking[:]
         keep = self.log is not None if log is None else log
         s.log = (self.log[:] if self.log is not None else []) if keep else None
-        s.budget = STEP_BUDGET
+        s.step_limit = self.step_limit
+        s.budget = self.step_limit
         s._texts = self._texts
         return s
 
@@ -333,6 +337,7 @@ class State:
         log = data.get("log")
         s.log = [(e[0], e[1], e[2], tuple(e[3]), tuple(e[4]) if e[4] is not None else None) for e in log] \
             if log is not None else None
+        s.step_limit = STEP_BUDGET
         s.budget = STEP_BUDGET
         s._texts = None
         return s
@@ -375,7 +380,7 @@ class State:
     def _run(self, log_start: int | None = None) -> None:
         codes = self.game.codes
         stack = self.stack
-        self.budget = STEP_BUDGET
+        self.budget = self.step_limit
         start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
         frame = stack[-1]
         code = codes[frame[0]]
@@ -423,7 +428,7 @@ class State:
         self.budget -= 1
         if self.budget < 0:
             raise RulesRuntimeError(
-                f"the rules ran {STEP_BUDGET} loop steps or turns without asking anyone to decide; "
+                f"the rules ran {self.step_limit} loop steps or turns without asking anyone to decide; "
                 "is there a loop that never ends, or a turn in which nobody can act?"
             )
 
