@@ -209,8 +209,34 @@ def match_move(entry: str, texts: list[str]) -> int | str:
     return f"'{entry}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
 
 
-def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
+def _bot_specs(text: str, *, required: bool = False) -> list[str]:
+    """The bot kinds of `--bots`, each checked before any game: a mistyped bot is a command-line
+    mistake. Empty means random bots, unless `required` (the arena has no one else to play)."""
     from .bots import BotSpecError, make_bot
+
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        if required:
+            raise UsageError("--bots needs at least one bot, such as ismcts,random")
+        return ["random"]
+    try:
+        for s in specs:
+            make_bot(s, 0)
+    except BotSpecError as e:
+        raise UsageError(str(e)) from None
+    return specs
+
+
+def _check_run_sizes(args) -> None:
+    """`--games` and `--max-moves`, where a command has them, must be at least 1."""
+    if getattr(args, "games", None) is not None and args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.max_moves < 1:
+        raise UsageError("--max-moves must be at least 1")
+
+
+def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .bots import make_bot
 
     game = _load(args)
     n = game.players
@@ -218,11 +244,8 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         raise UsageError(f"--seat must be between 1 and {n} (the game has {n} players)")
     seat = args.seat - 1
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    specs = [s for s in args.bots.split(",") if s.strip()] or ["random"]
-    try:
-        bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
-    except BotSpecError as e:
-        raise UsageError(str(e)) from None
+    specs = _bot_specs(args.bots)
+    bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
     try:
         state = game.new_game(seed)
     except RulesRuntimeError as e:
@@ -271,21 +294,12 @@ def _show(v) -> str:
 
 
 def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
-    from .bots import BotSpecError, make_bot
     from .simulate import SimulationError, simulate
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.max_moves < 1:
-        raise UsageError("--max-moves must be at least 1")
+    _check_run_sizes(args)
     workers, backend = _workers(args)
     game = _load(args)
-    bots = [s.strip() for s in args.bots.split(",") if s.strip()] or ["random"]
-    try:
-        for b in bots:
-            make_bot(b, 0)
-    except BotSpecError as e:
-        raise UsageError(str(e)) from None
+    bots = _bot_specs(args.bots)
     seed = args.seed if args.seed is not None else 0
     progress: Callable[[int], None] | None = None
     bar = None
@@ -361,10 +375,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
 
     if args.profile not in PROFILES:
         raise UsageError(f"--profile must be one of {', '.join(PROFILES)}")
-    if args.games is not None and args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.max_moves < 1:
-        raise UsageError("--max-moves must be at least 1")
+    _check_run_sizes(args)
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     for f in files:
         load(f, players=args.players, **_parse_sets(args.set))  # a file that does not check stops here
@@ -444,21 +455,12 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_compare(args, out: TextIO, err: TextIO) -> int:
-    from .bots import BotSpecError, make_bot
     from .compare import compare_stats, run_comparison
     from .simulate import SimulationError
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.max_moves < 1:
-        raise UsageError("--max-moves must be at least 1")
+    _check_run_sizes(args)
     workers, backend = _workers(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
-    try:
-        for b in bots:
-            make_bot(b, 0)
-    except BotSpecError as e:
-        raise UsageError(str(e)) from None
+    bots = _bot_specs(args.bots)
     files = [args.base, *args.variants]
     params = _parse_sets(args.set)
     games = [load(f, players=args.players, **params) for f in files]  # every file checks first
@@ -584,22 +586,16 @@ def cmd_explain(args, out: TextIO, err: TextIO) -> int:
 
 def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     from .arena import run_arena, seat_counts, summarize
-    from .bots import BotSpecError
     from .simulate import SimulationError
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.max_moves < 1:
-        raise UsageError("--max-moves must be at least 1")
+    _check_run_sizes(args)
     workers, backend = _workers(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not bots:
-        raise UsageError("--bots needs at least one bot, such as ismcts,random")
+    bots = _bot_specs(args.bots, required=True)
     seed = args.seed if args.seed is not None else 0
     try:
         game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
                                           workers, args.max_moves, backend)
-    except (BotSpecError, ValueError) as e:
+    except ValueError as e:  # more bots than seats
         raise UsageError(str(e)) from None
     except SimulationError as e:
         print(f"error: {e}", file=err)
