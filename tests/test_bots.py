@@ -17,7 +17,6 @@ import pytest
 import rulesdsl
 from rulesdsl.arena import lineup_for, run_arena, seat_counts, seating, summarize
 from rulesdsl.bots import BotSpecError, GreedyBot, ISMCTSBot, RandomBot, make_bot
-from rulesdsl.bots.worlds import sample_world
 from rulesdsl.cli import main
 
 from .conftest import GAMES, ROOT
@@ -75,7 +74,7 @@ def test_sampled_worlds_keep_the_seats_view_and_moves(path):
         pytest.skip("the game ended early")
     me = s.chooser
     for k in range(3):
-        for w in (sample_world(s, me, random.Random(k)), s.determinize(me, random.Random(k))):
+        for w in (s.determinize(me, random.Random(k), log=False), s.determinize(me, random.Random(k))):
             assert w.view(me, events=0) == s.view(me, events=0)
             assert w.move_texts() == s.move_texts()
             assert (w.counters, w.round, w.turn, w.current) == (s.counters, s.round, s.turn, s.current)
@@ -95,7 +94,7 @@ def test_search_depends_only_on_what_the_seat_knows(name):
         me = s.chooser
         other = s.determinize(me, random.Random(100 + seed))
         differed += other.zones != s.zones
-        assert sample_world(s, me, random.Random(1)).zones == sample_world(other, me, random.Random(1)).zones
+        assert s.determinize(me, random.Random(1)).zones == other.determinize(me, random.Random(1)).zones
         assert ISMCTSBot(9, iterations=25).choose(s) == ISMCTSBot(9, iterations=25).choose(other)
         assert GreedyBot(9, samples=2).choose(s) == GreedyBot(9, samples=2).choose(other)
     assert differed, "the pairs differ in cards the seat does not know"

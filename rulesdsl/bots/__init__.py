@@ -2,7 +2,7 @@
 
 A bot may only use what its seat could know: `RandomBot` needs nothing but the number of options;
 the search bots look ahead only in worlds sampled from the deciding seat's knowledge
-(`worlds.sample_world`), never in the real deal.
+(`State.determinize`), never in the real deal.
 """
 
 from __future__ import annotations

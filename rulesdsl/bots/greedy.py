@@ -11,7 +11,7 @@ import random
 
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-from .worlds import impossible, playout, sample_world, search_copy
+from .worlds import impossible, playout, search_copy
 
 DEFAULT_SAMPLES = 8
 PLAYOUT_LIMIT = 2_000
@@ -35,7 +35,7 @@ class GreedyBot:
         base = search_copy(state)
         scores = [0.0] * n
         for _ in range(self.samples):
-            world = sample_world(base, me, self.rng)
+            world = base.determinize(me, self.rng, log=False)
             seed = self.rng.getrandbits(64)
             for i in range(n):
                 d = world.clone(log=False)

@@ -16,7 +16,7 @@ import time
 from ..engine.game import Game
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-from .worlds import impossible, playout, sample_world, search_copy
+from .worlds import impossible, playout, search_copy
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
@@ -61,7 +61,7 @@ class ISMCTSBot:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             done += 1
-            d = sample_world(base, me, self.rng)
+            d = base.determinize(me, self.rng, log=False)
             path: list[Node] = []
             try:
                 r = self._iterate(d, root, path, game)

@@ -1,10 +1,5 @@
-"""Sampled worlds for search bots: what a seat does not know, dealt again at random.
-
-`State.determinize` gives a consistent world, but the world it gives depends on where the hidden
-cards really are. A bot whose choice must depend only on what its seat knows needs more: the
-same random numbers must give the same world from every state the seat cannot tell apart. So the
-hidden cards are first put in a canonical order (by card number, within each set of cards shuffled
-together) and then dealt to the hidden places, read in table order.
+"""What search bots share: the seats' rewards at the end, random playouts, and the copy they
+search from. Worlds are sampled by `State.determinize`, from the deciding seat's knowledge only.
 """
 
 from __future__ import annotations
@@ -13,34 +8,6 @@ import random
 
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-
-
-def sample_world(state: State, player: int, rng: random.Random) -> State:
-    """A copy of `state` without its log, in which the cards `player` does not know are dealt
-    again at random among the places that hold such cards (only within a set of cards last
-    shuffled together), and the game's own random generator is reseeded from `rng`."""
-    s = state.clone(log=False)
-    bit = 1 << player
-    known, group = state.known, state.group
-    hidden: dict[int, list[int]] = {}  # shuffle group -> its hidden cards, in table order
-    for z in state.zones:
-        for c in z:
-            if c is not None and not known[c] & bit:
-                cards = hidden.get(group[c])
-                if cards is None:
-                    hidden[group[c]] = [c]
-                else:
-                    cards.append(c)
-    rename: dict[int, int] = {}
-    for cards in hidden.values():
-        if len(cards) > 1:
-            ids = sorted(cards)
-            rng.shuffle(ids)
-            rename.update(zip(cards, ids, strict=True))
-    if rename:
-        s._rename(rename, player)
-    s.rng = rng.getrandbits(64)
-    return s
 
 
 def rewards(state: State) -> list[float]:

@@ -189,33 +189,38 @@ class State:
         s._texts = self._texts
         return s
 
-    def determinize(self, player: int, rng) -> State:
-        """A copy in which every card `player` does not know is replaced by another such card, at
-        random: a world consistent with what the player knows (for bots that sample hidden cards).
+    def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
+        """A copy in which the cards `player` does not know are dealt again at random among the
+        places that hold such cards: a world consistent with what the player knows (for bots that
+        sample hidden cards). `log` as for `clone`; search bots pass False.
 
         Places keep their knowledge (who has seen the card there), so the player's view, legal
         moves and everything public are unchanged; only faces the player cannot see move.
+        The deal starts from a canonical order (the hidden cards by number, dealt to the hidden
+        places in table order), so two states the player cannot tell apart give the same world
+        for the same random numbers: a bot's choice then depends only on what its seat knows.
         `rng` is a `random.Random`. The game's own generator is reseeded too, so the sampled world
         does not reveal the real future of the draw pile either.
         """
-        s = self.clone(log=self.log is not None)
+        s = self.clone(log=log)
         bit = 1 << player
-        groups: dict[int, list[int]] = {}
-        for c in range(self.game.ncards):
-            if not self.known[c] & bit:
-                groups.setdefault(self.group[c], []).append(c)
+        known, group = self.known, self.group
+        hidden: dict[int, list[int]] = {}  # shuffle group -> its hidden cards, in table order
+        for z in self.zones:
+            for c in z:
+                if c is not None and not known[c] & bit:
+                    hidden.setdefault(group[c], []).append(c)
         # Only cards last shuffled together may trade places: a card dealt before another was
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
-        for cards in groups.values():
+        for cards in hidden.values():
             if len(cards) > 1:
-                shuffled = cards[:]
-                rng.shuffle(shuffled)
-                r.update(zip(cards, shuffled, strict=True))
+                ids = sorted(cards)
+                rng.shuffle(ids)
+                r.update(zip(cards, ids, strict=True))
         if r:
             s._rename(r, player)
         s.rng = rng.getrandbits(64)
-        s._texts = None
         return s
 
     def _rename(self, r: dict[int, int], viewer: int) -> None:
