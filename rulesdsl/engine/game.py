@@ -180,9 +180,10 @@ class Game:
         loc, known, group = [0] * self.ncards, [0] * self.ncards, [0] * self.ncards
         for zi, cards in self.initial:
             zones[zi] = list(cards)
+            learn = self.zone_learn[zi]
             for c in cards:
                 loc[c] = zi
-                known[c] = self.all_mask if self.zone_vis[zi] == PUBLIC else 0
+                known[c] = ~learn if learn < 0 else 0  # a public zone's cards are known; no one owns a card yet
                 group[c] = zi
         self.start = (zones, loc, known, group)
 

@@ -571,8 +571,8 @@ class State:
             for k, c in enumerate(lst):
                 if c is not None:
                     lst[k] = next(it)
-        vis = g.zone_vis[zi]
-        mask = g.all_mask if vis == PUBLIC else (1 << g.zone_owner[zi] if vis == PRIVATE else 0)
+        learn = g.zone_learn[zi]
+        mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
         known = self.known
         group = self.group
         gid = g.nzones + self.shuffles
