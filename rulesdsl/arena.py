@@ -16,7 +16,7 @@ from .bots import make_bot
 from .compare import wilson
 from .engine.game import Game
 from .errors import RulesRuntimeError
-from .simulate import DEFAULT_MAX_MOVES, SimulationError
+from .simulate import DEFAULT_MAX_MOVES, SimulationError, counters_at_end
 
 
 @attrs.define
@@ -102,10 +102,8 @@ def play_game(game: Game, seed: int, lineup: list[str], index: int, max_moves: i
             st.apply_index(i)
     except RulesRuntimeError as e:
         raise SimulationError(gseed, played, e) from None
-    counters = {name: st.counters[base:base + n] if per else [st.counters[base]]
-                for name, (base, per) in game.counter_layout.items()}
     return ArenaGame(index, gseed, seats, list(st.winners) if st.over else [], not st.over, st.moves,
-                     choices, seconds, slowest, counters)
+                     choices, seconds, slowest, counters_at_end(game, st))
 
 
 def _play_chunk(job: tuple) -> list[ArenaGame]:

@@ -133,11 +133,17 @@ def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MA
             st.apply_index(i)
     except RulesRuntimeError as e:
         raise SimulationError(seed, played, e) from None
-    counters = {name: [st.counters[base + p] for p in range(game.players)] if per else [st.counters[base]]
-                for name, (base, per) in game.counter_layout.items()}
+    counters = counters_at_end(game, st)
     stats = {name: float(f(st) or 0) for name, f, _ in game.statistics} if st.over else {}
     return GameRecord(seed, st.moves, st.turn, st.round, list(st.winners) if st.over else [], not st.over, counters,
                       stats)
+
+
+def counters_at_end(game: Game, st) -> dict[str, list[int]]:
+    """Each counter of a finished game by name: one value per seat, or one for a global counter."""
+    n = game.players
+    return {name: st.counters[base:base + n] if per else [st.counters[base]]
+            for name, (base, per) in game.counter_layout.items()}
 
 
 def play_chunk(job: tuple) -> tuple[list[GameRecord], float]:
