@@ -10,7 +10,11 @@ from collections.abc import Callable
 
 def main(play_game: Callable[[int], tuple[int, list[int]]], name: str, argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    seconds = float(argv[0]) if argv else 3.0
+    try:
+        seconds = float(argv[0]) if argv else 3.0
+    except ValueError:
+        print(f"usage: python bench/baseline_{name}.py [SECONDS]  (got {argv[0]!r})", file=sys.stderr)
+        raise SystemExit(2) from None
     moves = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
