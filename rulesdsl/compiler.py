@@ -578,8 +578,7 @@ class Compiler:
         to = self.zone(s.to)
         names = self.g.zone_names
         log_move = self._log_move
-
-        grid = [shape == GRID for shape in self.g.zone_shape]
+        grid = self.g.zone_grid  # prepared with the zones, before any statement is compiled
 
         def op(st, env):
             zi = src(st, env)
