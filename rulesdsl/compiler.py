@@ -315,7 +315,10 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"== round {st.round} ==")
 
-        b.emit(round_begin, None, PLAIN)
+        const = self.source.const
+        b.emit(round_begin, None, PLAIN, lambda: [
+            "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
+            "if st.log is not None: st.event(0, f'== round {st.round} ==')"])
         maybe("round start")
         labels["turn"] = b.pc
         n = self.n
@@ -337,7 +340,18 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"-- turn {st.turn}: {names[who]} --")
 
-        b.emit(next_turn, None, PLAIN)
+        b.emit(next_turn, None, PLAIN, lambda: [
+            "st.budget -= 1",
+            "if st.budget < 0: st.tick()",
+            "if st.next_player >= 0: _w = st.next_player",
+            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
+            "elif st.turn == 0: _w = st.current",
+            f"else: _w = (st.current + st.direction) % {n}",
+            "st.next_player = st.continue_from = -1",
+            "st.current = _w",
+            "st.turn += 1",
+            f"if st.log is not None: st.event(0, f'-- turn {{st.turn}}: {{{const(names)}[_w]}} --')",
+        ])
         maybe("turn start")
         turn_options = g.turn_options_fn or g.turn_options
 
@@ -354,7 +368,6 @@ class Compiler:
             return SUSPEND
 
         def decide_src() -> list[str]:
-            const = self.source.const
             return [
                 f"_v = {const(turn_options)}(st)",
                 "if not _v:",
@@ -620,9 +633,30 @@ class Compiler:
         what = self.source.inline(self.expr(s.what))
         lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
         if self.type(s.what) == CARD:
+            if zone.isdigit() and not self.g.zone_grid[int(zone)]:
+                return lines + [f"    _c = {what}", "    if _c is not None:"] + [
+                    "        " + line for line in self._put_src("_c", int(zone))]
             return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
         return lines + [f"    _l = {what}", "    for _c in [_x for _x in _l if _x is not None]: st.move_card(_c, _z)"]
+
+    def _put_src(self, c: str, zi: int) -> list[str]:
+        """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
+        learn = self.g.zone_learn[zi]
+        lines = [
+            f"_s = st.loc[{c}]",
+            "_l = st.zones[_s]",
+            f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None",
+            f"elif _l[-1] == {c}: _l.pop()",
+            f"else: _l.remove({c})",
+            f"st.zones[{zi}].append({c})",
+            f"st.loc[{c}] = {zi}",
+        ]
+        if learn < 0:
+            lines.append(f"st.known[{c}] = {~learn}")
+        elif learn:
+            lines.append(f"st.known[{c}] |= {learn}")
+        return lines
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""
@@ -655,7 +689,14 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
-        b.emit(op, s.span, PLAIN)
+        def source() -> list[str]:
+            a, d = self.zone_src(s.source), self.zone_src(s.to)
+            call = f"{self.source.const(op)}(st, env)"
+            if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
+                return ["if st.log is not None:", f"    {call}", "else:", f"    st.move_all({a}, {d})"]
+            return [call]
+
+        b.emit(op, s.span, PLAIN, source)
 
     def s_Draw(self, s: ast.Draw, b):
         count = self.expr(s.count)
