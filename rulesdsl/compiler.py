@@ -83,6 +83,7 @@ class Compiler:
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
+        self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
         self.source = SourceCompiler(self)
@@ -369,8 +370,13 @@ class Compiler:
             return SUSPEND
 
         def decide_src() -> list[str]:
-            return [
-                f"_v = {const(turn_options)}(st)",
+            body = self.turn_option_lines
+            if any("return" in line for line in body[1:-1]):
+                body = []  # it returns early: keep it a function
+            # The turn-options function's body written in place (one call less a turn): the last
+            # op of its block, so the names it binds (env included) are not read after it.
+            get = [line[4:] for line in body[1:-1]] + ["_v = opts"] if body else [f"_v = {const(turn_options)}(st)"]
+            return get + [
                 "if not _v:",
                 f"    if st.log is not None: st.event(0, {const(names)}[st.current] + ' cannot act: the turn passes')",
                 "    return @NEXT@",
@@ -463,6 +469,7 @@ class Compiler:
         except SyntaxError:  # an expression Python does not take here: the loop in Game.turn_options
             return None
         exec(code, self.source.names, scope)
+        self.turn_option_lines = lines
         return scope["turn_options"]
 
     def _finish(self) -> Callable:
