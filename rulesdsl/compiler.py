@@ -583,14 +583,15 @@ class Compiler:
                 new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
             lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
             const = self.source.const
-            # The leaf's first block is called directly; the machine's loop only if it goes on.
+            # The leaf's first block is called directly, and the blocks it jumps to by a loop here
+            # (`run_leaf` written out).
             first = code.blocks[0] or self.g.block(code.index, 0)
             return lines + [
                 f"_e = {new}",
                 f"_r = {const(first)}(st, _e)",
-                f"if _r != {LEAF_DONE}:",
-                f"    _r = {const(run_leaf)}(st, {const(code)}, _e, _r) if _r >= 0 else {STACKED}",
-                "    if _r is not None: return _r",
+                "while _r >= 0:",
+                f"    _r = ({const(code.blocks)}[_r] or {const(self.g.block)}({code.index}, _r))(st, _e)",
+                f"if _r != {LEAF_DONE}: return {STACKED}",
             ]
 
         pos[0] = b.emit(op, span, TEST, src) + 1
