@@ -515,10 +515,46 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
 
     TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
     a jump to a known place is followed (the code there is written next); a CONTROL op (a choose,
-    a call, a return, an `end`) ends the block, and the machine saves the position after it. Ops
-    without source are called as the closures they are. Returns the function, the position after
-    its last op, and the op of each line of its body (for errors).
+    a call, a return, an `end`) ends the block, and the machine saves the position after it. An
+    early return's target is written in place too, under its `if`, when it is short (a tail): the
+    other way of an `if`, the next round of a loop. Ops without source are called as the closures
+    they are. Returns the function, the position after its last op, and the op of each line of its
+    body (for errors).
     """
+    code = game.codes[code_id]
+    lines, owners, k, _ = _region(game, code_id, pc, sources)
+    if sources:
+        lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
+    # A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
+    # once, instead of returning its position for another trip through the machine.
+    ends = {}
+    for line in lines:
+        m = _GOTO.search(line)
+        if m and int(m.group(1)) not in ends:
+            t = int(m.group(1))
+            ends[t] = _return_src(code, t)
+    lines = [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
+             if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
+    text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
+    scope: dict[str, object] = {}
+    try:
+        compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
+    except SyntaxError:
+        # Some expression cannot stand where its op's source puts it (Python refuses `:=` in a
+        # comprehension's iterable, say): this block calls every op's closure instead.
+        return block_function(game, code_id, pc, sources=False)
+    exec(compiled, game.namespace, scope)
+    return scope["block"], k, owners
+
+
+TAIL_DEPTH = 2  # tails written inside tails, at most
+MAX_TAIL = 40  # lines of a tail written in place
+_EARLY = re.compile(r"^(\s*)(if .*): return (\d+)$")
+
+
+def _region(game, code_id: int, pc: int, sources: bool) -> tuple[list[str], list[int], int, bool]:
+    """The lines of a block from pc (see block_function), the op of each, the position after its
+    last op, and whether it ends by a CONTROL op run as a closure (its result unknown here)."""
     from .engine.state import CONTROL, JUMP, PLAIN, TEST
 
     code = game.codes[code_id]
@@ -528,6 +564,7 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     k = pc
     n = len(code.ops)
     emitted = 0
+    opaque = False
     while True:
         emitted += 1
         kind = code.kinds[k]
@@ -544,6 +581,7 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
                 body = [f"return {op}(st, env)"]
             else:
                 body = [f"_r = {op}(st, env)", f"return {k + 1} if _r is None else _r"]
+                opaque = True
         if kind == JUMP and make is not None and body[-1].startswith("return ") and body[-1][7:].isdigit() \
                 and len(lines) < MAX_LINES:
             # A jump to a known place: go on writing from there (the next block starts there anyway).
@@ -564,26 +602,45 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
             lines.append(f"return {k}")
             owners.append(k - 1)
             break
-    # A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
-    # once, instead of returning its position for another trip through the machine.
-    ends = {}
-    for line in lines:
-        m = _GOTO.search(line)
-        if m and int(m.group(1)) not in ends:
-            t = int(m.group(1))
-            ends[t] = _return_src(code, t)
-    lines = [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
-             if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
-    text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
-    scope: dict[str, object] = {}
-    try:
-        compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
-    except SyntaxError:
-        # Some expression cannot stand where its op's source puts it (Python refuses `:=` in a
-        # comprehension's iterable, say): this block calls every op's closure instead.
-        return block_function(game, code_id, pc, sources=False)
-    exec(compiled, names, scope)
-    return scope["block"], k, owners
+    return lines, owners, k, opaque
+
+
+def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) -> tuple[list[str], list[int]]:
+    """Write short tails in place of early returns (`if C: return N` becomes `if C:` and the block
+    from N). A tail that stops to wait for a decision or calls a procedure records where its frame
+    goes on itself (the machine would record the end of the outer block), so it returns SUSPENDED
+    or STACKED instead."""
+    from .engine.state import RELOAD, STACKED, SUSPEND, SUSPENDED
+
+    out: list[str] = []
+    own: list[int] = []
+    for line, owner in zip(lines, owners, strict=True):
+        m = _EARLY.match(line) if depth > 0 else None
+        tail = None
+        if m:
+            t = int(m.group(3))
+            tl, to, end, opaque = _region(game, code_id, t, True)
+            last = tl[-1].strip()
+            if not opaque and len(tl) <= MAX_TAIL:
+                if last == f"return {SUSPEND}":
+                    tail = tl[:-1] + [f"st.stack[-1][1] = {end}", f"return {SUSPENDED}"]
+                elif last == f"return {RELOAD}" and len(tl) > 1 and tl[-2].startswith("st.stack.append("):
+                    tail = tl[:-1] + [f"st.stack[-2][1] = {end}", f"return {STACKED}"]
+                elif last != f"return {RELOAD}" or (len(tl) > 1 and tl[-2] == "st.stack.pop()"):
+                    tail = tl
+                if tail is not None:
+                    to = to[: len(tl) - 1] + [to[-1]] * (len(tail) - len(tl) + 1)
+                    tail, to = _tails(game, code_id, tail, to, depth - 1)
+        if tail is None:
+            out.append(line)
+            own.append(owner)
+            continue
+        ind = m.group(1)
+        out.append(f"{ind}{m.group(2)}:")
+        own.append(owner)
+        out.extend(f"{ind}    {x}" for x in tail)
+        own.extend(to)
+    return out, own
 
 
 _GOTO = re.compile(r"\breturn (\d+)$")

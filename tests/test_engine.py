@@ -372,6 +372,14 @@ def test_a_runtime_error_inside_a_generated_block_names_its_own_line(tmp_path):
     assert "err.rules:11" in message and "division by zero" in message
 
 
+def test_a_runtime_error_in_the_other_way_of_an_if_names_its_line(tmp_path):
+    # The target of an early return (an `else`) is written in place under its `if`; an error there
+    # still points at its own statement.
+    message = _setup_error(tmp_path, "    total = 1\n    if total == 0 {\n        total = 2\n    } else {\n"
+                                     "        total = total / (total - 1)\n    }\n")
+    assert "err.rules:12" in message and "division by zero" in message
+
+
 def _closures_only(path, players):
     from rulesdsl.checker import check
     from rulesdsl.compiler import compile_program

@@ -28,6 +28,7 @@ RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the
 # (its position must not be overwritten with the one after the running block).
 STACKED = -4
 LEAF_DONE = -5  # a leaf's code ran to its end (see `run_leaf`)
+SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on itself
 
 # What an op may return, which says how a generated block runs it: PLAIN ops return None, TEST ops
 # None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
@@ -427,8 +428,10 @@ class State:
                 if r >= 0:
                     pc = r
                     continue
-                if r == STACKED:
-                    frame = stack[-1]
+                if r < RELOAD:  # the block recorded the frames' positions itself
+                    if r == SUSPENDED:
+                        break
+                    frame = stack[-1]  # STACKED
                     code = codes[frame[0]]
                     blocks, env, pc = code.blocks, frame[2], frame[1]
                     continue
