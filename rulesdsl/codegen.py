@@ -10,12 +10,15 @@ module does not handle falls back to the closure compiler (`NoSource`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
 from .engine.state import GRID
 from .errors import RulesRuntimeError
+
+LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
 
 class NoSource(Exception):
@@ -43,6 +46,20 @@ def _player(p, what):
     if p is None:
         raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
     return p
+
+
+def _none_player(what):
+    raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
+
+
+# Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
+# the same value and costs less than a call, so `x if x is not None else ...` is written in place.
+_PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
+
+
+def pure(src: str) -> bool:
+    """Short source free of calls and side effects (see _PURE)."""
+    return len(src) <= 48 and _PURE.match(src) is not None
 
 
 def _sum(values):
@@ -79,7 +96,7 @@ class SourceCompiler:
         self.names: dict[str, object] = {
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist,
+            "_hist": _hist, "_none_player": _none_player,
         }
         self.consts: dict[int, str] = {}
 
@@ -178,9 +195,18 @@ class SourceCompiler:
 
     def player(self, node: ast.Expr, src: str, what: str) -> str:
         """A player's seat, or a runtime error if the expression gives none."""
-        if src == "st.current" or src.startswith("_i"):
+        if src == "st.current" or src.startswith("_i") or self.never_none(node):
             return src
+        if pure(src):
+            return f"({src} if {src} is not None else _none_player({what!r}))"
         return f"_player({src}, {what!r})"
+
+    def never_none(self, node: ast.Expr) -> bool:
+        """`me`, `next(p)`, `previous(p)`: a seat whenever they give anything at all."""
+        if isinstance(node, ast.Call):
+            return node.func in ("next", "previous") and self.c.p.refs.get(id(node)) is None \
+                and id(node) not in self.hoisted and id(node) not in self.joins
+        return isinstance(node, ast.Name) and self.c.p.refs.get(id(node)) == ("builtin", "me")
 
     def s_Attr(self, e: ast.Attr, items):
         g = self.c.g
@@ -189,7 +215,7 @@ class SourceCompiler:
         if t in (CARD, ZONE, "list[card]"):
             table = self.const(g.attrs[e.name])
             if t == CARD:
-                return f"{table}[{obj}]" if obj.startswith("_i") else f"_card_attr({table}, {obj})"
+                return self.card_attr(table, obj)
             if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
                 # `(S where C).x`: one comprehension, not a list of the cards and then their x.
                 var, seq, cond, hoisted = self.loop(e.obj, items)
@@ -214,6 +240,18 @@ class SourceCompiler:
                 return f"[_c for _p in {obj} if _p is not None for _c in {one.format(p='_p')} if _c is not None]"
             return f"[{one.format(p='_p')} for _p in {obj} if _p is not None]"
         return one.format(p=self.player(e.obj, obj, name))
+
+    @staticmethod
+    def card_attr(table: str, obj: str) -> str:
+        """`table[card]`, none for no card; written in place when the card's source only reads."""
+        if obj.startswith("_i"):  # an item: never none
+            return f"{table}[{obj}]"
+        if pure(obj):
+            return f"({table}[{obj}] if {obj} is not None else None)"
+        top = obj[6:-1] if obj.startswith("_last(") and obj.endswith(")") else None
+        if top is not None and pure(top):  # the attribute of `top(zone)`
+            return f"({table}[{top}[-1]] if {top} and {top}[-1] is not None else None)"
+        return f"_card_attr({table}, {obj})"
 
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))
@@ -273,6 +311,8 @@ class SourceCompiler:
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
+        if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
+            op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         return f"({a} {op} {b})"
 
     def s_IsKind(self, e: ast.IsKind, items):
@@ -281,6 +321,10 @@ class SourceCompiler:
         kinds = self.const(self.c.g.card_kind)
         if x.startswith("_i"):  # an item: never none
             return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
+        if pure(x):
+            if e.negate:
+                return f"({x} is None or {kinds}[{x}] != {k})"
+            return f"({x} is not None and {kinds}[{x}] == {k})"
         if items:
             raise NoSource("kind test of a value that may be none, inside a loop")
         if e.negate:
@@ -296,7 +340,26 @@ class SourceCompiler:
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
 
     def s_Match(self, e: ast.Match, items):
-        raise NoSource("match")
+        if self.type(e.subject) not in (INT, STR, BOOL):
+            raise NoSource("match")
+        x = self.src(e.subject, items)
+        results = [(value, self.src(result, items)) for value, result in e.cases]
+        default = self.src(e.default, items) if e.default is not None else "None"
+        if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
+            table = {}
+            for value, result in reversed(e.cases):
+                table[value] = result.value if not isinstance(result, ast.NoneLit) else None
+            return f"{self.const(table)}.get({x}, {default})"
+        # The first case equal to the subject (as the closure's table lookup finds it).
+        if not pure(x):
+            first, rest = f"(_m := {x})", "_m"
+        else:
+            first = rest = x
+        out = default
+        for i in range(len(results) - 1, -1, -1):
+            value, r = results[i]
+            out = f"({r}) if ({first if i == 0 else rest}) == {value!r} else {out}"
+        return f"({out})"
 
     # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
