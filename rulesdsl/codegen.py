@@ -48,8 +48,14 @@ def _player(p, what):
     return p
 
 
-def _none_player(what):
-    raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
+def _fail(msg):
+    raise RulesRuntimeError(msg)
+
+
+def _some(v, msg):
+    if v is None:
+        raise RulesRuntimeError(msg)
+    return v
 
 
 # Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
@@ -60,6 +66,11 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 def pure(src: str) -> bool:
     """Short source free of calls and side effects (see _PURE)."""
     return len(src) <= 48 and _PURE.match(src) is not None
+
+
+def number(src: str) -> bool:
+    """A number written out (a constant seat or card): never none."""
+    return src.strip("()").isdigit()
 
 
 def _sum(values):
@@ -96,7 +107,7 @@ class SourceCompiler:
         self.names: dict[str, object] = {
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist, "_none_player": _none_player,
+            "_hist": _hist, "_fail": _fail, "_some": _some,
         }
         self.consts: dict[int, str] = {}
 
@@ -197,9 +208,16 @@ class SourceCompiler:
         """A player's seat, or a runtime error if the expression gives none."""
         if src == "st.current" or src.startswith("_i") or self.never_none(node):
             return src
+        return self.some(src, f"cannot read '{what}' of a player who is none")
+
+    @staticmethod
+    def some(src: str, msg: str) -> str:
+        """Source giving src's value, or raising msg if it is none."""
+        if number(src):
+            return src
         if pure(src):
-            return f"({src} if {src} is not None else _none_player({what!r}))"
-        return f"_player({src}, {what!r})"
+            return f"({src} if {src} is not None else _fail({msg!r}))"
+        return f"_some({src}, {msg!r})"
 
     def never_none(self, node: ast.Expr) -> bool:
         """`me`, `next(p)`, `previous(p)`: a seat whenever they give anything at all."""
@@ -244,7 +262,7 @@ class SourceCompiler:
     @staticmethod
     def card_attr(table: str, obj: str) -> str:
         """`table[card]`, none for no card; written in place when the card's source only reads."""
-        if obj.startswith("_i"):  # an item: never none
+        if obj.startswith("_i") or number(obj):  # an item, a constant: never none
             return f"{table}[{obj}]"
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
@@ -319,7 +337,7 @@ class SourceCompiler:
         x = self.src(e.operand, items)
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
-        if x.startswith("_i"):  # an item: never none
+        if x.startswith("_i") or number(x):  # an item, a constant: never none
             return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
         if pure(x):
             if e.negate:

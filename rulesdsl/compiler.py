@@ -514,10 +514,11 @@ class Compiler:
         for s in body:
             self.stmt(s, b)
 
-    def _cards_fn(self, e: ast.Expr) -> Callable:
+    def _cards_fn(self, e: ast.Expr, f: Fn | None = None) -> Callable:
         """A function giving a list of cards (a copy) for a card, a zone or a list of cards."""
         t = self.type(e)
-        f = self.expr(e)
+        if f is None:
+            f = self.expr(e)
         if t == CARD:
             return lambda st, env: [] if (c := f(st, env)) is None else [c]
         return lambda st, env: [c for c in f(st, env) if c is not None]
@@ -571,7 +572,23 @@ class Compiler:
             ref = self.p.refs.get(id(e))
             if ref and ref[0] == "zone":
                 return str(self.g.zone_base[ref[1]])
+        if isinstance(e, ast.Attr):  # `p.square`: the owner's seat, checked as zone() checks it
+            base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
+            owner = self.source.inline(self.expr(e.obj))
+            if not self.source.never_none(e.obj):
+                owner = self.source.some(owner, f"the owner of '{e.name}' is none")
+            return f"({base} + {owner})"
         return f"{self.source.const(self.zone(e))}(st, env)"
+
+    def _logged(self, op: Fn, lines: list[str]) -> list[str]:
+        """Source running `lines` without a log; with one, the op itself runs (its events are exact)."""
+        return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                *(f"    {line}" for line in lines)]
+
+    def _seat_src(self, e: ast.Expr, msg: str) -> str:
+        """Source giving a player's seat, raising msg if it is none."""
+        src = self.source.inline(self.expr(e))
+        return src if self.source.never_none(e) else self.source.some(src, msg)
 
     def s_MoveAll(self, s: ast.MoveAll, b):
         src = self.zone(s.source)
@@ -644,7 +661,9 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
+            f"_z = {self.zone_src(s.source)}", f"for _ in range({self.source.inline(count)}):",
+            f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"]))
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         z = self.zone(s.zone)
@@ -656,10 +675,11 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{names[zi]} is shuffled")
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [f"st.shuffle_zone({self.zone_src(s.zone)})"]))
 
     def s_Reveal(self, s: ast.Reveal, b):
-        cards = self._cards_fn(s.what)
+        what = self.expr(s.what)
+        cards = self._cards_fn(s.what, what)
         g = self.g
 
         def op(st, env):
@@ -670,10 +690,18 @@ class Compiler:
                 where = ", ".join(dict.fromkeys(g.zone_names[st.loc[c]] for c in shown))
                 st.event(0, f"revealed in {where}: {{}}", tuple(shown))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, self._each_card_src(s.what, what, f"= {g.all_mask}")))
+
+    def _each_card_src(self, e: ast.Expr, f: Fn, update: str) -> list[str]:
+        """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
+        what = self.source.inline(f)
+        if self.type(e) == CARD:
+            return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
+        return [f"for _c in {what}:", f"    if _c is not None: st.known[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        cards = self._cards_fn(s.what)
+        what = self.expr(s.what)
+        cards = self._cards_fn(s.what, what)
         who = self.expr(s.who)
         g = self.g
 
@@ -688,7 +716,12 @@ class Compiler:
                 places = ", ".join(g.place_text(st, c) for c in shown)
                 st.event(0, f"{g.names[p]} looks at {places}: {{}}", tuple(shown))
 
-        b.emit(op, s.span, PLAIN)
+        def src() -> list[str]:
+            each = self._each_card_src(s.what, what, "|= _b")
+            return self._logged(op, [f"_w = {self.source.inline(who)}", "if _w is not None:", "    _b = 1 << _w",
+                                     *(f"    {line}" for line in each)])
+
+        b.emit(op, s.span, PLAIN, src)
 
     def s_Swap(self, s: ast.Swap, b):
         first, second = self.expr(s.first), self.expr(s.second)
@@ -702,7 +735,9 @@ class Compiler:
                 st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
+            f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
+            "if _a is not None and _b is not None: st.swap_cards(_a, _b)"]))
 
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
@@ -735,6 +770,7 @@ class Compiler:
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
+            op.src = lambda: [f"st.direction = {self.source.inline(f)}"]
         else:
             counter = kind in ("counter", "pcounter")
             group = self.p.counters if counter else self.p.vars
@@ -758,6 +794,19 @@ class Compiler:
                 values[slot] = old + sign * f(st, env) if sign else f(st, env)
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
+
+            def src() -> list[str]:
+                lines = []
+                cell = f"st.{attr}[{base}]"
+                if owner is not None:
+                    msg = f"'{target[0]}' is none"
+                    lines.append(f"_w = {self._seat_src(ref[2], msg)}")
+                    cell = f"st.{attr}[{base} + _w]"
+                value = self.source.inline(f)
+                lines.append(f"{cell} = {cell} {'+' if sign > 0 else '-'} {value}" if sign else f"{cell} = {value}")
+                return self._logged(op, lines) if counter else lines
+
+            op.src = src
         return op
 
     def s_If(self, s: ast.If, b):
@@ -801,7 +850,14 @@ class Compiler:
             env[list_slot] = [x for x in seq(st, env) if x is not None]
             env[pos_slot] = 0
 
-        b.emit(init, s.seq.span, PLAIN)
+        def init_src() -> list[str]:
+            items = self.source.inline(seq)
+            if isinstance(s.seq, ast.PlayersExpr) and hasattr(seq, "src"):
+                return [f"env[{list_slot}] = {items}", f"env[{pos_slot}] = 0"]  # a new list of seats
+            # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
+            return [f"_l = {items}", f"env[{list_slot}] = [_x for _x in _l if _x is not None]", f"env[{pos_slot}] = 0"]
+
+        b.emit(init, s.seq.span, PLAIN, init_src)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -998,7 +1054,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, "the direction of play is now " + ("clockwise" if st.direction > 0 else "counterclockwise"))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, ["st.direction = -st.direction"]))
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
         f = self.expr(s.player)
@@ -1013,7 +1069,8 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"{names[p]} plays next")
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
+            f"st.next_player = {self._seat_src(s.player, 'the next player is none')}", "st.continue_from = -1"]))
 
     def s_ContinueFrom(self, s: ast.ContinueFrom, b):
         f = self.expr(s.player)
@@ -1025,7 +1082,9 @@ class Compiler:
             st.continue_from = p
             st.next_player = -1
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: [
+            f"st.continue_from = {self._seat_src(s.player, '`continue from` a player who is none')}",
+            "st.next_player = -1"])
 
     def s_Say(self, s: ast.Say, b):
         # Cards in a message show only to the players who know them, like cards in any event.
@@ -1047,7 +1106,7 @@ class Compiler:
                     cards.extend(cs)
                 st.event(0, "".join(texts), tuple(cards))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: [f"if st.log is not None: {self.source.const(op)}(st, env)"])
 
     # ------------------------------------------------------------ expressions
     def type(self, e: ast.Expr) -> str:
