@@ -63,6 +63,10 @@ def _some(v, msg):
 _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
 
 
+# A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
+_SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
+
+
 def pure(src: str) -> bool:
     """Short source free of calls and side effects (see _PURE)."""
     return len(src) <= 48 and _PURE.match(src) is not None
@@ -269,6 +273,10 @@ class SourceCompiler:
         top = obj[6:-1] if obj.startswith("_last(") and obj.endswith(")") else None
         if top is not None and pure(top):  # the attribute of `top(zone)`
             return f"({table}[{top}[-1]] if {top} and {top}[-1] is not None else None)"
+        scan = _SCAN.match(obj)
+        if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
+            var, rest = scan.groups()
+            return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
         return f"_card_attr({table}, {obj})"
 
     def s_Call(self, e: ast.Call, items):

@@ -635,12 +635,26 @@ class Compiler:
                 log_move(st, moved, [names[zi]], dst)
 
         def draw_src() -> list[str]:
-            return [
-                "if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
-                f"    _z = {self.zone_src(s.source)}", f"    _d = {self.zone_src(s.to)}",
-                f"    for _ in range({self.source.inline(count)}):",
-                "        if st.draw_one(_z, _d) is None: break",
-            ]
+            g = self.g
+            z, d = self.zone_src(s.source), self.zone_src(s.to)
+            n = self.source.inline(count)
+            if not z.isdigit() or g.zone_grid[int(z)]:
+                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
+                                         "    if st.draw_one(_z, _d) is None: break"])
+            # From a pile: `draw_one`'s common case (its top card onto the destination) written out.
+            if d.isdigit():
+                m = g.zone_learn[int(d)]
+                learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
+            else:
+                learn = [f"_m = {self.source.const(g.zone_learn)}[_d]",
+                         "if _m: st.known[_c] = ~_m if _m < 0 else st.known[_c] | _m"]
+            one = [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
+                   "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
+            if n == "(1)":
+                return self._logged(op, [f"_d = {d}", *one, f"else: st.draw_one({z}, _d)"])
+            return self._logged(op, [f"_d = {d}", f"for _ in range({n}):",
+                                     *(f"    {line}" for line in one),
+                                     f"    elif st.draw_one({z}, _d) is None: break"])
 
         b.emit(op, s.span, PLAIN, draw_src)
 
