@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
-from .engine.state import GRID
+from .engine.state import GRID, LEAF_DONE, RELOAD
 from .errors import RulesRuntimeError
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
@@ -652,6 +652,16 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
             lines.append(f"return {k}")
             owners.append(k - 1)
             break
+    # A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
+    # once, instead of returning its position for another trip through the machine.
+    ends = {}
+    for line in lines:
+        m = _GOTO.search(line)
+        if m and int(m.group(1)) not in ends:
+            t = int(m.group(1))
+            ends[t] = _return_src(code, t)
+    lines = [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
+             if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
     try:
@@ -662,6 +672,23 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
         return block_function(game, code_id, pc, sources=False)
     exec(compiled, names, scope)
     return scope["block"], k, owners
+
+
+_GOTO = re.compile(r"\breturn (\d+)$")
+
+
+def _return_src(code, k: int) -> str | None:
+    """If op k of `code` is its return (a frame's end, or a leaf's), what a block returns there."""
+    from .engine.state import CONTROL
+
+    if k >= len(code.ops) or code.kinds[k] != CONTROL or code.srcs[k] is None:
+        return None
+    body = code.srcs[k]()
+    if body == ["st.stack.pop()", f"return {RELOAD}"]:
+        return f"(st.stack.pop(), {RELOAD})[1]"
+    if body == [f"return {LEAF_DONE}"]:
+        return str(LEAF_DONE)
+    return None
 
 
 def _descendants(node) -> set[int]:

@@ -25,14 +25,17 @@ from .engine.state import (
     HAND,
     HIDDEN,
     JUMP,
+    LEAF_DONE,
     PLAIN,
     PRIVATE,
     PUBLIC,
     RELOAD,
     STACK,
+    STACKED,
     SUSPEND,
     TEST,
     State,
+    run_leaf,
 )
 from .errors import Diagnostic, RulesError, RulesRuntimeError
 
@@ -79,6 +82,7 @@ class Compiler:
         self.choose_decisions: dict[int, Decision] = {}
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.unit = ""
+        self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
         self.source = SourceCompiler(self)
@@ -111,21 +115,27 @@ class Compiler:
                    for name in p.shows]
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
         main = Code("game", 0)
+        main.index = 0
         g.codes.append(main)
         self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
+        self.leaf_procs, self.ending_procs = _leaves(p.procedures)
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         for name, info in p.procedures.items():
-            self._compile_body(self.proc_codes[name], info.body, "procedure")
+            self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
         hook_codes = {}
         for when, info in p.hooks.items():
             hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():
-            self._compile_body(hook_codes[when], info.body, when)
+            self._compile_body(hook_codes[when], info.body, when, self._is_leaf(info.body))
         for info in p.actions:
             ci = self._new_code(f"action {info.name}", info)
-            self._compile_body(ci, info.body, "action")
+            # The leading choose is the turn's decision: the rest decides whether it is a leaf.
+            first = info.body[0] if info.body else None
+            rest = info.body[1:] if isinstance(first, ast.Choose) and first.by is None and not first.optional \
+                else info.body
+            self._compile_body(ci, info.body, "action", self._is_leaf(rest))
             cond = self.expr(info.cond) if info.cond is not None else None
             lead = None
             first = info.body[0] if info.body else None
@@ -184,8 +194,14 @@ class Compiler:
 
         return explain
 
+    def _is_leaf(self, body: tuple[ast.Stmt, ...]) -> bool:
+        """No `choose` in the body, and it calls leaf procedures only."""
+        return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in self.leaf_procs)
+                   for s in _statements(body))
+
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)
+        code.index = len(self.g.codes)
         # Which locals hold cards: determinization renames cards there too.
         code.card_slots = tuple(s for s, t in info.slot_types.items() if t == CARD)
         code.cardlist_slots = tuple(s for s, t in info.slot_types.items() if t in ("list[card]", ZONE))
@@ -283,6 +299,9 @@ class Compiler:
         def maybe(when: str) -> None:
             if when in hooks:
                 code_id, nlocals = hooks[when], g.codes[hooks[when]].nlocals
+                if g.codes[code_id].leaf:
+                    self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
+                    return
                 b.emit(call(code_id), None, CONTROL,
                        lambda: [f"st.stack.append([{code_id}, 0, [None] * {nlocals}])", f"return {RELOAD}"])
 
@@ -296,7 +315,10 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"== round {st.round} ==")
 
-        b.emit(round_begin, None, PLAIN)
+        const = self.source.const
+        b.emit(round_begin, None, PLAIN, lambda: [
+            "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
+            "if st.log is not None: st.event(0, f'== round {st.round} ==')"])
         maybe("round start")
         labels["turn"] = b.pc
         n = self.n
@@ -318,7 +340,18 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"-- turn {st.turn}: {names[who]} --")
 
-        b.emit(next_turn, None, PLAIN)
+        b.emit(next_turn, None, PLAIN, lambda: [
+            "st.budget -= 1",
+            "if st.budget < 0: st.tick()",
+            "if st.next_player >= 0: _w = st.next_player",
+            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
+            "elif st.turn == 0: _w = st.current",
+            f"else: _w = (st.current + st.direction) % {n}",
+            "st.next_player = st.continue_from = -1",
+            "st.current = _w",
+            "st.turn += 1",
+            f"if st.log is not None: st.event(0, f'-- turn {{st.turn}}: {{{const(names)}[_w]}} --')",
+        ])
         maybe("turn start")
         turn_options = g.turn_options_fn or g.turn_options
 
@@ -335,7 +368,6 @@ class Compiler:
             return SUSPEND
 
         def decide_src() -> list[str]:
-            const = self.source.const
             return [
                 f"_v = {const(turn_options)}(st)",
                 "if not _v:",
@@ -495,17 +527,57 @@ class Compiler:
         return key
 
     # ------------------------------------------------------------ statements
-    def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str) -> None:
+    def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str, leaf: bool = False) -> None:
         b = _Builder(self.g.codes[code_id])
         self.unit = unit
+        self.g.codes[code_id].leaf = self.leaf = leaf
         for s in body:
             self.stmt(s, b)
+        self._return(b, None)
+
+    def _return(self, b: _Builder, span) -> None:
+        """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
+        if self.leaf:
+            b.emit(lambda st, env: LEAF_DONE, span, CONTROL, lambda: [f"return {LEAF_DONE}"])
+            return
 
         def ret(st, env):
             st.stack.pop()
             return RELOAD
 
-        b.emit(ret, None, CONTROL, lambda: ["st.stack.pop()", f"return {RELOAD}"])
+        b.emit(ret, span, CONTROL, lambda: ["st.stack.pop()", f"return {RELOAD}"])
+
+    def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
+        """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
+        return any(isinstance(s, ast.End) or (isinstance(s, ast.CallStmt) and s.func in self.ending_procs)
+                   for s in _statements(body))
+
+    def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
+        """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
+        the caller's frame first records where it goes on (after this call), as a frame's call
+        does, since an `end` outside a turn resumes there; the block stops if the stack changed."""
+        code = self.g.codes[code_id]
+        nlocals = code.nlocals
+        k = len(args)
+        pos = [0]
+
+        def op(st, env):
+            new = [None] * nlocals
+            for i in range(k):
+                new[i] = args[i](st, env)
+            if ends:
+                st.stack[-1][1] = pos[0]
+            return run_leaf(st, code, new)
+
+        def src() -> list[str]:
+            new = "[" + ", ".join(self.source.inline(a) for a in args) + "]"
+            if nlocals > k:
+                new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
+            lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
+            const = self.source.const
+            return lines + [f"_r = {const(run_leaf)}(st, {const(code)}, {new})", "if _r is not None: return _r"]
+
+        pos[0] = b.emit(op, span, TEST, src) + 1
 
     def stmt(self, s: ast.Stmt, b: _Builder) -> None:
         getattr(self, "s_" + type(s).__name__)(s, b)
@@ -562,9 +634,30 @@ class Compiler:
         what = self.source.inline(self.expr(s.what))
         lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
         if self.type(s.what) == CARD:
+            if zone.isdigit() and not self.g.zone_grid[int(zone)]:
+                return lines + [f"    _c = {what}", "    if _c is not None:"] + [
+                    "        " + line for line in self._put_src("_c", int(zone))]
             return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
         return lines + [f"    _l = {what}", "    for _c in [_x for _x in _l if _x is not None]: st.move_card(_c, _z)"]
+
+    def _put_src(self, c: str, zi: int) -> list[str]:
+        """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
+        learn = self.g.zone_learn[zi]
+        lines = [
+            f"_s = st.loc[{c}]",
+            "_l = st.zones[_s]",
+            f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None",
+            f"elif _l[-1] == {c}: _l.pop()",
+            f"else: _l.remove({c})",
+            f"st.zones[{zi}].append({c})",
+            f"st.loc[{c}] = {zi}",
+        ]
+        if learn < 0:
+            lines.append(f"st.known[{c}] = {~learn}")
+        elif learn:
+            lines.append(f"st.known[{c}] |= {learn}")
+        return lines
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""
@@ -613,7 +706,14 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
-        b.emit(op, s.span, PLAIN)
+        def source() -> list[str]:
+            a, d = self.zone_src(s.source), self.zone_src(s.to)
+            call = f"{self.source.const(op)}(st, env)"
+            if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
+                return ["if st.log is not None:", f"    {call}", "else:", f"    st.move_all({a}, {d})"]
+            return [call]
+
+        b.emit(op, s.span, PLAIN, source)
 
     def s_Draw(self, s: ast.Draw, b):
         count = self.expr(s.count)
@@ -940,11 +1040,7 @@ class Compiler:
         b.emit(lambda st, env: cell[0], s.span, JUMP, lambda: [f"return {cell[0]}"])
 
     def s_Return(self, s: ast.Return, b):
-        def op(st, env):
-            st.stack.pop()
-            return RELOAD
-
-        b.emit(op, s.span)
+        self._return(b, s.span)
 
     def s_Choose(self, s: ast.Choose, b):
         g = self.g
@@ -1016,6 +1112,9 @@ class Compiler:
         code_id = self.proc_codes[s.func]
         nlocals = self.g.codes[code_id].nlocals
         args = [self.expr(a) for a in s.args]
+        if s.func in self.leaf_procs:
+            self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs)
+            return
         k = len(args)
 
         def op(st, env):
@@ -1035,10 +1134,7 @@ class Compiler:
 
     def s_End(self, s: ast.End, b):
         if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
-            def op(st, env):
-                st.stack.pop()
-                return RELOAD
-            b.emit(op, s.span)
+            self._return(b, s.span)
             return
         cell = [0]
         over = [0]
@@ -1056,9 +1152,9 @@ class Compiler:
             del stack[1:]
             main = stack[0]
             if only_in_turn and not turn_cell[0] <= main[1] <= turn_cell[1]:
-                return RELOAD  # not inside a turn: only the running block ends
+                return STACKED  # not inside a turn: only the running hook ends
             main[1] = cell[0] if st.round > 0 or not over[0] else over[0]
-            return RELOAD
+            return STACKED
 
         b.emit(op, s.span)
 
@@ -1614,6 +1710,44 @@ def _text_hole(fmt: Fn) -> Fn:
 
 def _no_locals(f: Fn) -> Callable[[State], object]:
     return lambda st: f(st, [])
+
+
+def _statements(body: tuple[ast.Stmt, ...]):
+    """Every statement of a body, those nested in ifs and loops included."""
+    for s in body:
+        yield s
+        if isinstance(s, ast.If):
+            for _, branch in s.branches:
+                yield from _statements(branch)
+            if s.orelse:
+                yield from _statements(s.orelse)
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Repeat)):
+            yield from _statements(s.body)
+
+
+def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
+    """The procedures that never wait for a decision (no `choose`, and they call only such
+    procedures; a recursive one is never a leaf), and those that may reach an `end`."""
+    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
+             for name, info in procedures.items()}
+    leaves: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for name, info in procedures.items():
+            if name not in leaves and calls[name] <= leaves and \
+                    not any(isinstance(s, ast.Choose) for s in _statements(info.body)):
+                leaves.add(name)
+                grown = True
+    ending = {name for name, info in procedures.items() if any(isinstance(s, ast.End) for s in _statements(info.body))}
+    grown = True
+    while grown:
+        grown = False
+        for name in procedures:
+            if name not in ending and calls[name] & ending:
+                ending.add(name)
+                grown = True
+    return leaves, ending
 
 
 def _children(node):

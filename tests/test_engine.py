@@ -497,3 +497,62 @@ def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
         copy.apply("spin")
     real.apply("spin")  # the state searched from keeps the engine's limit
     assert real.value("total") == 1000
+
+
+LEAVES = '''game "Leaves"
+players 2..2
+card token(n)
+cards in pile { 8 token(1) }
+zone pile: stack
+zone hand per player: hand, private
+var started = 0
+var after = 0
+var ended_rounds = 0
+procedure stop_hook() { end turn }
+procedure stop_round() { end round }
+procedure give(p: player) {
+    draw 1 from pile to p.hand
+    if count(p.hand) >= 2 { return }
+    after += 1
+}
+procedure deep(n: int) { if n > 0 { deep(n - 1) } }
+round start {
+    started += 1
+    stop_hook()
+    after += 100
+}
+turn start {
+    give(me)
+    deep(3)
+    if turn == 3 { stop_round() }
+}
+round end { ended_rounds += 1 }
+action wait { say "wait" }
+game ends when round > 2
+rank by lowest it.seat
+'''
+
+
+def test_procedures_without_decisions_end_hooks_rounds_and_return_as_frames_do():
+    # A procedure with no `choose` runs to its end inside the caller's call (a leaf, no frame):
+    # `end turn` outside a turn still ends only the hook that ran it, `end round` still ends the
+    # round from a turn's hook, `return` still leaves only the procedure; a recursive one keeps frames.
+    game = rulesdsl.load_text(LEAVES, path="leaves.rules")
+    codes = {c.name: c.leaf for c in game.codes}
+    assert codes["procedure give"] and codes["procedure stop_round"] and codes["round start"]
+    assert not codes["procedure deep"]
+    s = game.new_game(1)
+    assert s.value("started") == 1 and s.value("after") == 1  # round start stopped; give ran once
+    s.apply("wait")  # turn 2: seat 2 gets its first card
+    assert s.value("after") == 2 and s.value("ended_rounds") == 0
+    s.apply("wait")  # turn 3 ends the round; round 2 starts, turn 4 begins
+    assert s.value("ended_rounds") == 1 and s.value("started") == 2 and s.round == 2
+    assert s.value("after") == 2  # seat 1's second card: give returned before counting
+
+
+def test_a_runtime_error_inside_a_leaf_procedure_names_its_line():
+    text = LEAVES.replace("    after += 1\n", "    after += 1 / (after - after)\n")
+    game = rulesdsl.load_text(text, path="leaves.rules")
+    with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+        game.new_game(1)
+    assert "leaves.rules:15" in str(e.value) and "division by zero" in str(e.value)

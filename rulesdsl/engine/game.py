@@ -40,10 +40,14 @@ class Code:
     """
 
     __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots", "kinds", "srcs", "blocks",
-                 "ends")
+                 "ends", "index", "leaf")
 
     def __init__(self, name: str, nlocals: int):
         self.name = name
+        self.index = 0  # its place in Game.codes
+        # A leaf never waits for a decision (no `choose` in it or in what it calls), so a call runs it
+        # to its end at once, in the caller's Python call, without a frame on the state's stack.
+        self.leaf = False
         self.ops: list[Callable] = []
         self.spans: list = []
         self.kinds: list[int] = []

@@ -23,7 +23,11 @@ HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
 # What an op returns besides None (go on) or a jump target (>= 0).
 SUSPEND = -1
 HALT = -2
-RELOAD = -3  # the op changed the stack of frames (a call, a return, an `end`): reload the top frame
+RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the top frame
+# An `end` set the stack's frames and their positions itself: reload the top frame as it stands
+# (its position must not be overwritten with the one after the running block).
+STACKED = -4
+LEAF_DONE = -5  # a leaf's code ran to its end (see `run_leaf`)
 
 # What an op may return, which says how a generated block runs it: PLAIN ops return None, TEST ops
 # None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
@@ -151,6 +155,10 @@ class State:
             if action.lead is not None:
                 env[action.lead.slot] = value[1]
                 pc = 1
+            code = g.codes[action.code]
+            if code.leaf:
+                self._run(log_start, (code, pc, env))
+                return
             self.stack.append([action.code, pc, env])
         else:
             self.stack[-1][2][dec.slot] = value
@@ -382,7 +390,9 @@ class State:
         self.game.force_turn(self, player)
 
     # ------------------------------------------------------------ the machine
-    def _run(self, log_start: int | None = None) -> None:
+    def _run(self, log_start: int | None = None, leaf: tuple | None = None) -> None:
+        """Run the code on the stack up to the next decision or the end of the game; `leaf`, an
+        action's leaf code (code, position, locals), runs first, without a frame."""
         codes = self.game.codes
         stack = self.stack
         self.budget = self.step_limit
@@ -391,15 +401,25 @@ class State:
         code = codes[frame[0]]
         blocks, env, pc = code.blocks, frame[2], frame[1]
         try:
+            if leaf is not None:
+                run_leaf(self, leaf[0], leaf[2], leaf[1])
+                frame = stack[-1]  # an `end` in it may have moved the frames on
+                code = codes[frame[0]]
+                blocks, env, pc = code.blocks, frame[2], frame[1]
             while True:
                 # A block runs the ops from pc up to a jump or a control op; it returns where to
-                # go on (>= 0) or, from its last op, SUSPEND, HALT or RELOAD.
+                # go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
                 block = blocks[pc]
                 if block is None:
                     block = self.game.block(frame[0], pc)
                 r = block(self, env)
                 if r >= 0:
                     pc = r
+                    continue
+                if r == STACKED:
+                    frame = stack[-1]
+                    code = codes[frame[0]]
+                    blocks, env, pc = code.blocks, frame[2], frame[1]
                     continue
                 frame[1] = code.ends[pc]  # where this frame goes on from: after the block's last op
                 if r == RELOAD:
@@ -614,6 +634,22 @@ class State:
                 self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
                 return
         self.event(0, f"{who}: {text}")
+
+
+def run_leaf(st: State, code, env: list, pc: int = 0) -> int | None:
+    """Run a leaf's code (one that never waits for a decision) to its end, as a call within the
+    running block: None, or STACKED if an `end` in it set the stack's frames (the caller's block
+    must then stop and the machine reload the top frame)."""
+    blocks = code.blocks
+    while True:
+        block = blocks[pc]
+        if block is None:
+            block = st.game.block(code.index, pc)
+        r = block(st, env)
+        if r >= 0:
+            pc = r
+            continue
+        return None if r == LEAF_DONE else STACKED
 
 
 def normalize(text: str) -> str:
