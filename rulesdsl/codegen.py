@@ -78,7 +78,7 @@ def number(src: str) -> bool:
 
 
 def _sum(values):
-    return sum(v for v in values if v is not None)
+    return sum([v for v in values if v is not None])  # (a list: quicker than a generator)
 
 
 def _pick(f, values):

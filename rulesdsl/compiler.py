@@ -665,13 +665,17 @@ class Compiler:
             ref = self.p.refs.get(id(e))
             if ref and ref[0] == "zone":
                 return str(self.g.zone_base[ref[1]])
-        if isinstance(e, ast.Attr):  # `p.square`: the owner's seat, checked as zone() checks it
-            base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
-            owner = self.source.inline(self.expr(e.obj))
-            if not self.source.never_none(e.obj):
-                owner = self.source.some(owner, f"the owner of '{e.name}' is none")
-            return f"({base} + {owner})"
+        if isinstance(e, ast.Attr):
+            return self._owned_zone_src(e, self.expr(e.obj))
         return f"{self.source.const(self.zone(e))}(st, env)"
+
+    def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
+        """`p.square`: the owner's seat plus the zone's base, checked as zone() checks it."""
+        base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
+        seat = self.source.inline(owner)
+        if not self.source.never_none(e.obj):
+            seat = self.source.some(seat, f"the owner of '{e.name}' is none")
+        return f"({base} + {seat})"
 
     def _logged(self, op: Fn, lines: list[str]) -> list[str]:
         """Source running `lines` without a log; with one, the op itself runs (its events are exact)."""
@@ -1264,6 +1268,8 @@ class Compiler:
             spec = g.zone_spec_names.index(e.name)
             base = g.zone_base[spec]
             owner = self.expr(e.obj)
+            if hasattr(owner, "src"):  # one function, the owner's expression written in it
+                return eval(f"lambda st, env: {self._owned_zone_src(e, owner)}", self.source.names)
 
             def f(st, env):
                 p = owner(st, env)
@@ -1470,6 +1476,10 @@ class Compiler:
 
             if spread is None:
                 return call
+            if self.codegen and k == 1 and hasattr(args[0], "src"):
+                each_src = self._each_src(info.expr, spread, args[0])
+                if each_src is not None:
+                    return each_src
 
             def each(st, env):
                 # One call per item of the list argument: `points(me.square)` is the list of points.
@@ -1493,7 +1503,7 @@ class Compiler:
         if f == "count":
             return lambda st, env: len(a(st, env))
         if f == "sum":
-            return lambda st, env: sum(v for v in a(st, env) if v is not None)
+            return lambda st, env: sum([v for v in a(st, env) if v is not None])  # (a list: quicker than a generator)
         if f in ("min", "max"):
             pick = min if f == "min" else max
             if len(args) == 2:
@@ -1539,6 +1549,19 @@ class Compiler:
         if f == "zone_of":
             return lambda st, env: None if (c := a(st, env)) is None else g.zone_spec_names[g.zone_spec[st.loc[c]]]
         raise AssertionError(f)
+
+    def _each_src(self, body: ast.Expr, slot: int, arg: Fn) -> Fn | None:
+        """A one-parameter define applied to each item of a list, as one comprehension: the
+        body's source with the parameter read from the loop's variable."""
+        var = f"_i{slot}"
+        try:
+            src = self.source.src(body, {slot: var})
+            if "env[" in src:
+                return None  # the body reads other locals of its own
+            return eval(f"lambda st, env: [{src} for {var} in {self.source.inline(arg)} if {var} is not None]",
+                        self.source.names)
+        except (NoSource, SyntaxError):
+            return None
 
     def e_Unary(self, e: ast.Unary):
         f = self.expr(e.operand)
