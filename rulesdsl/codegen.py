@@ -10,6 +10,7 @@ module does not handle falls back to the closure compiler (`NoSource`).
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 from collections.abc import Callable
 
@@ -40,6 +41,28 @@ def _first(s):
 
 def _card_attr(table, c):
     return None if c is None else table[c]
+
+
+def _last_attr(table, s):
+    return table[s[-1]] if s and s[-1] is not None else None
+
+
+def _first_attr(table, s):
+    return table[s[0]] if s and s[0] is not None else None
+
+
+def _end_of(src: str) -> tuple[str | None, str]:
+    """("_last", "S") if src is the one call `_last(S)` (or `_first`), else (None, "")."""
+    if not src.startswith(("_last(", "_first(")):
+        return None, ""
+    try:
+        tree = pyast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None, ""
+    if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
+            and not tree.keywords:
+        return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
+    return None, ""
 
 
 def _player(p, what):
@@ -103,6 +126,14 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
+MAX_WRITTEN = 8  # players: up to this many, a list of seats is written out (no comprehension to call)
+
+
+def _seats(seat: str, ks: range, n: int) -> str:
+    """The list display `[(seat + st.direction * k) % n for k in ks]`, written out."""
+    return "[" + ", ".join(f"({seat} + st.direction * {k}) % {n}" for k in ks) + "]"
+
+
 class SourceCompiler:
     """Builds `lambda st, env: ...` from an expression, with the closure compiler as fallback."""
 
@@ -111,7 +142,7 @@ class SourceCompiler:
         self.names: dict[str, object] = {
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist, "_fail": _fail, "_some": _some,
+            "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
         }
         self.consts: dict[int, str] = {}
 
@@ -190,7 +221,8 @@ class SourceCompiler:
             name = ref[1]
             return {
                 "me": "st.current",
-                "others": f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
+                "others": _seats("st.current", range(1, n), n) if n <= MAX_WRITTEN
+                else f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
                 "round": "st.round", "turn": "st.turn", "direction": "st.direction",
                 "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
                 "winners": "st.winners", "game_over": "st.over",
@@ -201,9 +233,12 @@ class SourceCompiler:
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
         if e.start is None:
-            return f"list(range({n}))"
+            return "[" + ", ".join(map(str, range(n))) + "]"
         start = self.src(e.start, items)
-        return f"[({self.player(e.start, start, 'players from')} + st.direction * _k) % {n} for _k in range({n})]"
+        seat = self.player(e.start, start, 'players from')
+        if pure(start) and n <= MAX_WRITTEN:
+            return _seats(seat, range(n), n)
+        return f"[({seat} + st.direction * _k) % {n} for _k in range({n})]"
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -270,9 +305,12 @@ class SourceCompiler:
             return f"{table}[{obj}]"
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
-        top = obj[6:-1] if obj.startswith("_last(") and obj.endswith(")") else None
-        if top is not None and pure(top):  # the attribute of `top(zone)`
-            return f"({table}[{top}[-1]] if {top} and {top}[-1] is not None else None)"
+        end, seq = _end_of(obj)
+        if end is not None:  # the attribute of `top(S)` or `bottom(S)`
+            i = "-1" if end == "_last" else "0"
+            if pure(seq):
+                return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
+            return f"{end}_attr({table}, {seq})"
         scan = _SCAN.match(obj)
         if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
             var, rest = scan.groups()
