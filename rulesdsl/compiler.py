@@ -745,15 +745,7 @@ class Compiler:
             if not z.isdigit() or g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
                                          "    if st.draw_one(_z, _d) is None: break"])
-            # From a pile: `draw_one`'s common case (its top card onto the destination) written out.
-            if d.isdigit():
-                m = g.zone_learn[int(d)]
-                learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
-            else:
-                learn = [f"_m = {self.source.const(g.zone_learn)}[_d]",
-                         "if _m: st.known[_c] = ~_m if _m < 0 else st.known[_c] | _m"]
-            one = [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
-                   "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
+            one = self._pop_src(z, int(d) if d.isdigit() else None)
             if n == "(1)":
                 return self._logged(op, [f"_d = {d}", *one, f"else: st.draw_one({z}, _d)"])
             return self._logged(op, [f"_d = {d}", f"for _ in range({n}):",
@@ -761,6 +753,19 @@ class Compiler:
                                      f"    elif st.draw_one({z}, _d) is None: break"])
 
         b.emit(op, s.span, PLAIN, draw_src)
+
+    def _pop_src(self, z: str, d: int | None) -> list[str]:
+        """`draw_one(z, _d)`'s common case written out: if pile z has a card, its top card onto
+        zone `_d` (known here as d, or not), which learns what the zone shows."""
+        g = self.g
+        if d is not None:
+            m = g.zone_learn[d]
+            learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
+        else:
+            learn = [f"_m = {self.source.const(g.zone_learn)}[_d]",
+                     "if _m: st.known[_c] = ~_m if _m < 0 else st.known[_c] | _m"]
+        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
+                "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -779,9 +784,16 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
-        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
-            f"_z = {self.zone_src(s.source)}", f"for _ in range({self.source.inline(count)}):",
-            f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"]))
+        def deal_src() -> list[str]:
+            z, k = self.zone_src(s.source), self.source.inline(count)
+            if not z.isdigit() or self.g.zone_grid[int(z)]:
+                return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
+                                         f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+            return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
+                                     *(f"        {line}" for line in self._pop_src(z, None)),
+                                     f"        else: st.draw_one({z}, _d)"])
+
+        b.emit(op, s.span, PLAIN, deal_src)
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         z = self.zone(s.zone)
