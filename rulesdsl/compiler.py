@@ -762,8 +762,8 @@ class Compiler:
             m = g.zone_learn[d]
             learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
         else:
-            learn = [f"_m = {self.source.const(g.zone_learn)}[_d]",
-                     "if _m: st.known[_c] = ~_m if _m < 0 else st.known[_c] | _m"]
+            learn = [f"_t = {self.source.const(g.zone_learn)}[_d]",
+                     "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
         return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
                 "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
 
