@@ -371,6 +371,10 @@ class SourceCompiler:
         return f"(not {x})" if e.op == "not" else f"(-{x})"
 
     def s_Binary(self, e: ast.Binary, items):
+        if e.op == "or":
+            alternatives = self.one_of(e, items)
+            if alternatives is not None:
+                return alternatives
         a, b = self.src(e.left, items), self.src(e.right, items)
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
@@ -378,6 +382,38 @@ class SourceCompiler:
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         return f"({a} {op} {b})"
+
+    def one_of(self, e: ast.Binary, items) -> str | None:
+        """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
+        terms: list[ast.Expr] = []
+
+        def disjuncts(node) -> None:
+            if isinstance(node, ast.Binary) and node.op == "or" and id(node) not in self.hoisted:
+                disjuncts(node.left)
+                disjuncts(node.right)
+            else:
+                terms.append(node)
+
+        disjuncts(e)
+        if all(isinstance(t, ast.IsKind) and not t.negate and id(t) not in self.hoisted for t in terms):
+            x = {self.src(t.operand, items) for t in terms}
+            if len(x) != 1:
+                return None
+            x0 = x.pop()
+            kinds = self.const(self.c.g.card_kind)
+            values = ", ".join(str(self.c.g.kind_names.index(t.kind)) for t in terms)
+            if x0.startswith("_i") or number(x0):
+                return f"({kinds}[{x0}] in ({values},))"
+            return f"({x0} is not None and {kinds}[{x0}] in ({values},))" if pure(x0) else None
+        literal = (ast.IntLit, ast.StrLit, ast.BoolLit)
+        if all(isinstance(t, ast.Binary) and t.op == "==" and isinstance(t.right, literal) and id(t) not in self.hoisted
+               for t in terms):
+            x = {self.src(t.left, items) for t in terms}
+            x0 = x.pop()
+            if x or "(st" in x0:  # (read once: nothing that draws at random, or calls what might)
+                return None
+            return f"({x0} in ({', '.join(repr(t.right.value) for t in terms)},))"
+        return None
 
     def s_IsKind(self, e: ast.IsKind, items):
         x = self.src(e.operand, items)
