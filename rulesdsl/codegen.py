@@ -126,6 +126,11 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
+def _plus(base: int) -> str:
+    """`base + ` before a seat, or nothing for 0 (the first table of its kind)."""
+    return f"{base} + " if base else ""
+
+
 MAX_WRITTEN = 8  # players: up to this many, a list of seats is written out (no comprehension to call)
 
 
@@ -285,13 +290,13 @@ class SourceCompiler:
         elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
             base = g.zone_base[g.zone_spec_names.index(name)]
             if g.zone_shape[base] == GRID:
-                one = f"[_c for _c in st.zones[{base} + {{p}}] if _c is not None]"
+                one = f"[_c for _c in st.zones[{_plus(base)}{{p}}] if _c is not None]"
             else:
-                one = f"st.zones[{base} + {{p}}]"
+                one = f"st.zones[{_plus(base)}{{p}}]"
         elif name in g.counter_layout:
-            one = f"st.counters[{g.counter_layout[name][0]} + {{p}}]"
+            one = f"st.counters[{_plus(g.counter_layout[name][0])}{{p}}]"
         else:
-            one = f"st.vars[{g.var_layout[name][0]} + {{p}}]"
+            one = f"st.vars[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
                 return f"[_c for _p in {obj} if _p is not None for _c in {one.format(p='_p')} if _c is not None]"
