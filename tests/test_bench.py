@@ -56,3 +56,21 @@ def test_run_quick_writes_between_its_markers_and_keeps_the_rest(tmp_path, capsy
     assert "old numbers" not in text and "hand-written" in text
     assert "engine / baseline" in text and "clone()/s" in text and "rulesdsl check" in text
     assert text.index(run.BEGIN) < text.index("engine / baseline") < text.index(run.END) < text.index("## Profile")
+
+
+def test_instruction_counts_refuse_too_few_games_and_count_an_empty_game_as_the_engine_plays_it(capsys):
+    instructions = bench_module("instructions")
+    with pytest.raises(SystemExit) as e:
+        instructions.main(["--games", "2"])
+    assert e.value.code == 2 and "at least 5" in capsys.readouterr().err
+    # The empty game the script measures is a valid game that plays to its end.
+    import random
+
+    import rulesdsl
+
+    game = rulesdsl.load_text(instructions.EMPTY.replace("TURNS", "50"), path="empty.rules")
+    st = game.new_game(1, log=False)
+    rng = random.Random(1)
+    while not st.over:
+        st.apply_index(rng.randrange(st.num_moves()))
+    assert st.moves == 51  # the end is checked after each turn: turn 51 is played

@@ -170,6 +170,8 @@ class Game:
         self.turn_options_fn: Callable[[State], list] | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
+        # Per action: its code, its number of locals, the slot of its leading choose (or -1).
+        self.action_entry: list[tuple[Code, int, int]] = []
 
     def prepare(self) -> None:
         """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""

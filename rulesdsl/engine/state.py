@@ -132,37 +132,37 @@ class State:
     def apply_index(self, i: int) -> None:
         """The fast path: play option i of the pending decision."""
         pending = self.pending
-        if pending < 0 or self.over:
-            raise IllegalMove("the game is over")
         opts = self.options
-        if not 0 <= i < len(opts):
+        if pending < 0 or not 0 <= i < len(opts):
+            if pending < 0 or self.over:
+                raise IllegalMove("the game is over")
             raise IllegalMove(f"move number {i} does not exist; there are {len(opts)}")
         value = opts[i]
-        g = self.game
-        dec = g.decisions[pending]
         log_start = None
         if self.log is not None:
             log_start = len(self.log)
-            self._log_choice(dec, value, i)
+            self._log_choice(self.game.decisions[pending], value, i)
         self.pending = -1
         self.options = ()
         self._texts = None
         self.moves += 1
-        if not pending:
-            action = g.actions[value[0]]
-            env = [None] * action.nlocals
-            pc = 0
-            if action.lead is not None:
-                env[action.lead.slot] = value[1]
-                pc = 1
-            code = g.codes[action.code]
-            if code.leaf:
-                self._run(log_start, (code, pc, env))
-                return
-            self.stack.append([action.code, pc, env])
+        if pending:
+            self.stack[-1][2][self.game.decisions[pending].slot] = value
+            self._run(log_start)
+            return
+        # The turn decision: (action, value of its leading choose); enter the action's code.
+        code, nlocals, slot = self.game.action_entry[value[0]]
+        env = [None] * nlocals
+        if slot >= 0:
+            env[slot] = value[1]
+            pc = 1
         else:
-            self.stack[-1][2][dec.slot] = value
-        self._run(log_start)
+            pc = 0
+        if code.leaf:
+            self._run(log_start, (code, pc, env))
+        else:
+            self.stack.append([code.index, pc, env])
+            self._run(log_start)
 
     def clone(self, log: bool | None = None) -> State:
         """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""
@@ -402,10 +402,21 @@ class State:
         blocks, env, pc = code.blocks, frame[2], frame[1]
         try:
             if leaf is not None:
-                run_leaf(self, leaf[0], leaf[2], leaf[1])
-                frame = stack[-1]  # an `end` in it may have moved the frames on
-                code = codes[frame[0]]
-                blocks, env, pc = code.blocks, frame[2], frame[1]
+                # `run_leaf` written out (one call less on every move that enters a leaf action).
+                lcode, lpc, lenv = leaf
+                lblocks = lcode.blocks
+                while True:
+                    block = lblocks[lpc]
+                    if block is None:
+                        block = self.game.block(lcode.index, lpc)
+                    r = block(self, lenv)
+                    if r < 0:
+                        break
+                    lpc = r
+                if r != LEAF_DONE:  # an `end` in it moved the frames on
+                    frame = stack[-1]
+                    code = codes[frame[0]]
+                    blocks, env, pc = code.blocks, frame[2], frame[1]
             while True:
                 # A block runs the ops from pc up to a jump or a control op; it returns where to
                 # go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.

@@ -1,0 +1,109 @@
+"""Machine instructions per move, engine against baseline: a measure a busy machine cannot blur.
+
+    python bench/instructions.py [--games N]
+
+Runs random play at 4 players under valgrind's callgrind (it must be installed) for the engine
+and for each hand-written baseline, twice (N/5 and N games, the same seeds as bench/run.py), and
+prints the instructions of the difference divided by its moves: the cost of a move with start-up,
+loading and the first games taken away. Also the cost of an *empty move*: a two-player game whose
+two actions do nothing, so all it measures is the machine (the random pick, `apply_index`, the turn
+and the options). Callgrind runs programs about 50 times slower: expect a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+EMPTY = """game "Empty"
+players 2..2
+card token(n)
+cards in pile { 2 token(1) }
+zone pile: stack
+action wait { }
+action rest { }
+game ends when turn > TURNS
+rank by lowest it.seat
+"""
+
+ENGINE = """
+import random, rulesdsl
+g = rulesdsl.load({path!r}, players=4)
+m = 0
+for s in range({n}):
+    rng = random.Random(s)
+    st = g.new_game(s, log=False)
+    while not st.over:
+        st.apply_index(rng.randrange(st.num_moves()))
+    m += st.moves
+print(m)
+"""
+
+BASELINE = """
+import sys
+sys.path.insert(0, {here!r})
+import baseline_{game} as b
+print(sum(b.play_game(s, 4)[0] for s in range({n})))
+"""
+
+EMPTY_RUN = """
+import random, rulesdsl
+g = rulesdsl.load_text({text!r}.replace("TURNS", "{n}"), path="empty.rules")
+rng = random.Random(1)
+st = g.new_game(1, log=False)
+while not st.over:
+    st.apply_index(rng.randrange(st.num_moves()))
+print(st.moves)
+"""
+
+
+def count(code: str) -> tuple[int, int]:
+    """(moves printed by `code`, instructions it took) under callgrind."""
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    if out.returncode != 0:
+        sys.exit(f"bench/instructions.py: the run failed:\n{out.stderr[-2000:]}")
+    line = next((x for x in out.stderr.splitlines() if "Collected" in x), None)
+    if line is None:
+        sys.exit("bench/instructions.py: callgrind printed no count")
+    return int(out.stdout.split()[-1]), int(line.split()[-1])
+
+
+def per_move(make, n: int) -> tuple[int, int]:
+    """Instructions per move of the runs of n//5 and n games, and the moves between them."""
+    m1, i1 = count(make(max(1, n // 5)))
+    m2, i2 = count(make(n))
+    return (i2 - i1) // max(1, m2 - m1), m2 - m1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60, help="Tempurra games (Tamalo plays five times as many)")
+    args = ap.parse_args(argv)
+    if args.games < 5:
+        ap.error("--games must be at least 5")
+    if shutil.which("valgrind") is None:
+        print("bench/instructions.py: valgrind is not installed", file=sys.stderr)
+        return 1
+    print("| game | engine instructions/move | baseline instructions/move | baseline / engine |")
+    print("|---|---:|---:|---:|")
+    for game, n in (("tempurra", args.games), ("tamalo", 5 * args.games)):
+        path = str(ROOT / "games" / f"{game}.rules")
+        eng, _ = per_move(lambda k, path=path: ENGINE.format(path=path, n=k), n)
+        base, _ = per_move(lambda k, game=game: BASELINE.format(here=str(HERE), game=game, n=k), n)
+        print(f"| {game} | {eng:,} | {base:,} | {base / eng:.2f} |")
+    empty, _ = per_move(lambda k: EMPTY_RUN.format(text=EMPTY, n=k * 10), 2000)
+    print(f"\nAn empty move (two actions that do nothing): {empty:,} instructions.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
