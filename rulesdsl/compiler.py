@@ -1522,7 +1522,7 @@ class Compiler:
             if len(args) == 2:
                 b = args[1]
                 return lambda st, env: pick(a(st, env), b(st, env))
-            return lambda st, env: pick((v for v in a(st, env) if v is not None), default=None)
+            return lambda st, env: pick([v for v in a(st, env) if v is not None], default=None)
         if f == "any":
             return lambda st, env: bool(a(st, env))
         if f == "empty":
