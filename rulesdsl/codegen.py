@@ -10,6 +10,7 @@ module does not handle falls back to the closure compiler (`NoSource`).
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 from collections.abc import Callable
 
@@ -17,6 +18,8 @@ from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
 from .engine.state import GRID, LEAF_DONE, RELOAD
 from .errors import RulesRuntimeError
+
+LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
 
 class NoSource(Exception):
@@ -40,18 +43,69 @@ def _card_attr(table, c):
     return None if c is None else table[c]
 
 
+def _last_attr(table, s):
+    return table[s[-1]] if s and s[-1] is not None else None
+
+
+def _first_attr(table, s):
+    return table[s[0]] if s and s[0] is not None else None
+
+
+def _end_of(src: str) -> tuple[str | None, str]:
+    """("_last", "S") if src is the one call `_last(S)` (or `_first`), else (None, "")."""
+    if not src.startswith(("_last(", "_first(")):
+        return None, ""
+    try:
+        tree = pyast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None, ""
+    if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
+            and not tree.keywords:
+        return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
+    return None, ""
+
+
 def _player(p, what):
     if p is None:
         raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
     return p
 
 
+def _fail(msg):
+    raise RulesRuntimeError(msg)
+
+
+def _some(v, msg):
+    if v is None:
+        raise RulesRuntimeError(msg)
+    return v
+
+
+# Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
+# the same value and costs less than a call, so `x if x is not None else ...` is written in place.
+_PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
+
+
+# A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
+_SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
+
+
+def pure(src: str) -> bool:
+    """Short source free of calls and side effects (see _PURE)."""
+    return len(src) <= 48 and _PURE.match(src) is not None
+
+
+def number(src: str) -> bool:
+    """A number written out (a constant seat or card): never none."""
+    return src.strip("()").isdigit()
+
+
 def _sum(values):
-    return sum(v for v in values if v is not None)
+    return sum([v for v in values if v is not None])  # (a list: quicker than a generator)
 
 
 def _pick(f, values):
-    return f((v for v in values if v is not None), default=None)
+    return f([v for v in values if v is not None], default=None)  # (a list: quicker than a generator)
 
 
 def _rand(st, s):
@@ -72,6 +126,19 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
+def _plus(base: int) -> str:
+    """`base + ` before a seat, or nothing for 0 (the first table of its kind)."""
+    return f"{base} + " if base else ""
+
+
+MAX_WRITTEN = 8  # players: up to this many, a list of seats is written out (no comprehension to call)
+
+
+def _seats(seat: str, ks: range, n: int) -> str:
+    """The list display `[(seat + st.direction * k) % n for k in ks]`, written out."""
+    return "[" + ", ".join(f"({seat} + st.direction * {k}) % {n}" for k in ks) + "]"
+
+
 class SourceCompiler:
     """Builds `lambda st, env: ...` from an expression, with the closure compiler as fallback."""
 
@@ -80,7 +147,7 @@ class SourceCompiler:
         self.names: dict[str, object] = {
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist,
+            "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
         }
         self.consts: dict[int, str] = {}
 
@@ -159,7 +226,8 @@ class SourceCompiler:
             name = ref[1]
             return {
                 "me": "st.current",
-                "others": f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
+                "others": _seats("st.current", range(1, n), n) if n <= MAX_WRITTEN
+                else f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
                 "round": "st.round", "turn": "st.turn", "direction": "st.direction",
                 "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
                 "winners": "st.winners", "game_over": "st.over",
@@ -170,18 +238,37 @@ class SourceCompiler:
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
         if e.start is None:
-            return f"list(range({n}))"
+            return "[" + ", ".join(map(str, range(n))) + "]"
         start = self.src(e.start, items)
-        return f"[({self.player(e.start, start, 'players from')} + st.direction * _k) % {n} for _k in range({n})]"
+        seat = self.player(e.start, start, 'players from')
+        if pure(start) and n <= MAX_WRITTEN:
+            return _seats(seat, range(n), n)
+        return f"[({seat} + st.direction * _k) % {n} for _k in range({n})]"
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
 
     def player(self, node: ast.Expr, src: str, what: str) -> str:
         """A player's seat, or a runtime error if the expression gives none."""
-        if src == "st.current" or src.startswith("_i"):
+        if src == "st.current" or src.startswith("_i") or self.never_none(node):
             return src
-        return f"_player({src}, {what!r})"
+        return self.some(src, f"cannot read '{what}' of a player who is none")
+
+    @staticmethod
+    def some(src: str, msg: str) -> str:
+        """Source giving src's value, or raising msg if it is none."""
+        if number(src):
+            return src
+        if pure(src):
+            return f"({src} if {src} is not None else _fail({msg!r}))"
+        return f"_some({src}, {msg!r})"
+
+    def never_none(self, node: ast.Expr) -> bool:
+        """`me`, `next(p)`, `previous(p)`: a seat whenever they give anything at all."""
+        if isinstance(node, ast.Call):
+            return node.func in ("next", "previous") and self.c.p.refs.get(id(node)) is None \
+                and id(node) not in self.hoisted and id(node) not in self.joins
+        return isinstance(node, ast.Name) and self.c.p.refs.get(id(node)) == ("builtin", "me")
 
     def s_Attr(self, e: ast.Attr, items):
         g = self.c.g
@@ -190,7 +277,7 @@ class SourceCompiler:
         if t in (CARD, ZONE, "list[card]"):
             table = self.const(g.attrs[e.name])
             if t == CARD:
-                return f"{table}[{obj}]" if obj.startswith("_i") else f"_card_attr({table}, {obj})"
+                return self.card_attr(table, obj)
             if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
                 # `(S where C).x`: one comprehension, not a list of the cards and then their x.
                 var, seq, cond, hoisted = self.loop(e.obj, items)
@@ -203,18 +290,37 @@ class SourceCompiler:
         elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
             base = g.zone_base[g.zone_spec_names.index(name)]
             if g.zone_shape[base] == GRID:
-                one = f"[_c for _c in st.zones[{base} + {{p}}] if _c is not None]"
+                one = f"[_c for _c in st.zones[{_plus(base)}{{p}}] if _c is not None]"
             else:
-                one = f"st.zones[{base} + {{p}}]"
+                one = f"st.zones[{_plus(base)}{{p}}]"
         elif name in g.counter_layout:
-            one = f"st.counters[{g.counter_layout[name][0]} + {{p}}]"
+            one = f"st.counters[{_plus(g.counter_layout[name][0])}{{p}}]"
         else:
-            one = f"st.vars[{g.var_layout[name][0]} + {{p}}]"
+            one = f"st.vars[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
                 return f"[_c for _p in {obj} if _p is not None for _c in {one.format(p='_p')} if _c is not None]"
             return f"[{one.format(p='_p')} for _p in {obj} if _p is not None]"
         return one.format(p=self.player(e.obj, obj, name))
+
+    @staticmethod
+    def card_attr(table: str, obj: str) -> str:
+        """`table[card]`, none for no card; written in place when the card's source only reads."""
+        if obj.startswith("_i") or number(obj):  # an item, a constant: never none
+            return f"{table}[{obj}]"
+        if pure(obj):
+            return f"({table}[{obj}] if {obj} is not None else None)"
+        end, seq = _end_of(obj)
+        if end is not None:  # the attribute of `top(S)` or `bottom(S)`
+            i = "-1" if end == "_last" else "0"
+            if pure(seq):
+                return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
+            return f"{end}_attr({table}, {seq})"
+        scan = _SCAN.match(obj)
+        if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
+            var, rest = scan.groups()
+            return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
+        return f"_card_attr({table}, {obj})"
 
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))
@@ -270,18 +376,60 @@ class SourceCompiler:
         return f"(not {x})" if e.op == "not" else f"(-{x})"
 
     def s_Binary(self, e: ast.Binary, items):
+        if e.op == "or":
+            alternatives = self.one_of(e, items)
+            if alternatives is not None:
+                return alternatives
         a, b = self.src(e.left, items), self.src(e.right, items)
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
+        if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
+            op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         return f"({a} {op} {b})"
+
+    def one_of(self, e: ast.Binary, items) -> str | None:
+        """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
+        terms: list[ast.Expr] = []
+
+        def disjuncts(node) -> None:
+            if isinstance(node, ast.Binary) and node.op == "or" and id(node) not in self.hoisted:
+                disjuncts(node.left)
+                disjuncts(node.right)
+            else:
+                terms.append(node)
+
+        disjuncts(e)
+        if all(isinstance(t, ast.IsKind) and not t.negate and id(t) not in self.hoisted for t in terms):
+            x = {self.src(t.operand, items) for t in terms}
+            if len(x) != 1:
+                return None
+            x0 = x.pop()
+            kinds = self.const(self.c.g.card_kind)
+            values = ", ".join(str(self.c.g.kind_names.index(t.kind)) for t in terms)
+            if x0.startswith("_i") or number(x0):
+                return f"({kinds}[{x0}] in ({values},))"
+            return f"({x0} is not None and {kinds}[{x0}] in ({values},))" if pure(x0) else None
+        literal = (ast.IntLit, ast.StrLit, ast.BoolLit)
+        if all(isinstance(t, ast.Binary) and t.op == "==" and isinstance(t.right, literal) and id(t) not in self.hoisted
+               for t in terms):
+            x = {self.src(t.left, items) for t in terms}
+            x0 = x.pop()
+            if x or "(st" in x0:  # (read once: nothing that draws at random, or calls what might)
+                return None
+            return f"({x0} in ({', '.join(repr(t.right.value) for t in terms)},))"
+        return None
 
     def s_IsKind(self, e: ast.IsKind, items):
         x = self.src(e.operand, items)
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
-        if x.startswith("_i"):  # an item: never none
+        if x.startswith("_i") or number(x):  # an item, a constant: never none
             return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
+        if pure(x):
+            if e.negate:
+                return f"({x} is None or {kinds}[{x}] != {k})"
+            return f"({x} is not None and {kinds}[{x}] == {k})"
         if items:
             raise NoSource("kind test of a value that may be none, inside a loop")
         if e.negate:
@@ -297,7 +445,26 @@ class SourceCompiler:
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
 
     def s_Match(self, e: ast.Match, items):
-        raise NoSource("match")
+        if self.type(e.subject) not in (INT, STR, BOOL):
+            raise NoSource("match")
+        x = self.src(e.subject, items)
+        results = [(value, self.src(result, items)) for value, result in e.cases]
+        default = self.src(e.default, items) if e.default is not None else "None"
+        if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
+            table = {}
+            for value, result in reversed(e.cases):
+                table[value] = result.value if not isinstance(result, ast.NoneLit) else None
+            return f"{self.const(table)}.get({x}, {default})"
+        # The first case equal to the subject (as the closure's table lookup finds it).
+        if not pure(x):
+            first, rest = f"(_m := {x})", "_m"
+        else:
+            first = rest = x
+        out = default
+        for i in range(len(results) - 1, -1, -1):
+            value, r = results[i]
+            out = f"({r}) if ({first if i == 0 else rest}) == {value!r} else {out}"
+        return f"({out})"
 
     # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):

@@ -603,10 +603,11 @@ class Compiler:
         for s in body:
             self.stmt(s, b)
 
-    def _cards_fn(self, e: ast.Expr) -> Callable:
+    def _cards_fn(self, e: ast.Expr, f: Fn | None = None) -> Callable:
         """A function giving a list of cards (a copy) for a card, a zone or a list of cards."""
         t = self.type(e)
-        f = self.expr(e)
+        if f is None:
+            f = self.expr(e)
         if t == CARD:
             return lambda st, env: [] if (c := f(st, env)) is None else [c]
         return lambda st, env: [c for c in f(st, env) if c is not None]
@@ -681,7 +682,27 @@ class Compiler:
             ref = self.p.refs.get(id(e))
             if ref and ref[0] == "zone":
                 return str(self.g.zone_base[ref[1]])
+        if isinstance(e, ast.Attr):
+            return self._owned_zone_src(e, self.expr(e.obj))
         return f"{self.source.const(self.zone(e))}(st, env)"
+
+    def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
+        """`p.square`: the owner's seat plus the zone's base, checked as zone() checks it."""
+        base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
+        seat = self.source.inline(owner)
+        if not self.source.never_none(e.obj):
+            seat = self.source.some(seat, f"the owner of '{e.name}' is none")
+        return f"({base} + {seat})"
+
+    def _logged(self, op: Fn, lines: list[str]) -> list[str]:
+        """Source running `lines` without a log; with one, the op itself runs (its events are exact)."""
+        return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                *(f"    {line}" for line in lines)]
+
+    def _seat_src(self, e: ast.Expr, msg: str) -> str:
+        """Source giving a player's seat, raising msg if it is none."""
+        src = self.source.inline(self.expr(e))
+        return src if self.source.never_none(e) else self.source.some(src, msg)
 
     def s_MoveAll(self, s: ast.MoveAll, b):
         src = self.zone(s.source)
@@ -735,14 +756,33 @@ class Compiler:
                 log_move(st, moved, [names[zi]], dst)
 
         def draw_src() -> list[str]:
-            return [
-                "if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
-                f"    _z = {self.zone_src(s.source)}", f"    _d = {self.zone_src(s.to)}",
-                f"    for _ in range({self.source.inline(count)}):",
-                "        if st.draw_one(_z, _d) is None: break",
-            ]
+            g = self.g
+            z, d = self.zone_src(s.source), self.zone_src(s.to)
+            n = self.source.inline(count)
+            if not z.isdigit() or g.zone_grid[int(z)]:
+                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
+                                         "    if st.draw_one(_z, _d) is None: break"])
+            one = self._pop_src(z, int(d) if d.isdigit() else None)
+            if n == "(1)":
+                return self._logged(op, [f"_d = {d}", *one, f"else: st.draw_one({z}, _d)"])
+            return self._logged(op, [f"_d = {d}", f"for _ in range({n}):",
+                                     *(f"    {line}" for line in one),
+                                     f"    elif st.draw_one({z}, _d) is None: break"])
 
         b.emit(op, s.span, PLAIN, draw_src)
+
+    def _pop_src(self, z: str, d: int | None) -> list[str]:
+        """`draw_one(z, _d)`'s common case written out: if pile z has a card, its top card onto
+        zone `_d` (known here as d, or not), which learns what the zone shows."""
+        g = self.g
+        if d is not None:
+            m = g.zone_learn[d]
+            learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
+        else:
+            learn = [f"_t = {self.source.const(g.zone_learn)}[_d]",
+                     "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
+        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
+                "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -761,7 +801,16 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
-        b.emit(op, s.span, PLAIN)
+        def deal_src() -> list[str]:
+            z, k = self.zone_src(s.source), self.source.inline(count)
+            if not z.isdigit() or self.g.zone_grid[int(z)]:
+                return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
+                                         f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+            return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
+                                     *(f"        {line}" for line in self._pop_src(z, None)),
+                                     f"        else: st.draw_one({z}, _d)"])
+
+        b.emit(op, s.span, PLAIN, deal_src)
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         z = self.zone(s.zone)
@@ -773,10 +822,11 @@ class Compiler:
             if st.log is not None:
                 st.event(1, f"{names[zi]} is shuffled")
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [f"st.shuffle_zone({self.zone_src(s.zone)})"]))
 
     def s_Reveal(self, s: ast.Reveal, b):
-        cards = self._cards_fn(s.what)
+        what = self.expr(s.what)
+        cards = self._cards_fn(s.what, what)
         g = self.g
 
         def op(st, env):
@@ -787,10 +837,18 @@ class Compiler:
                 where = ", ".join(dict.fromkeys(g.zone_names[st.loc[c]] for c in shown))
                 st.event(0, f"revealed in {where}: {{}}", tuple(shown))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, self._each_card_src(s.what, what, f"= {g.all_mask}")))
+
+    def _each_card_src(self, e: ast.Expr, f: Fn, update: str) -> list[str]:
+        """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
+        what = self.source.inline(f)
+        if self.type(e) == CARD:
+            return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
+        return [f"for _c in {what}:", f"    if _c is not None: st.known[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        cards = self._cards_fn(s.what)
+        what = self.expr(s.what)
+        cards = self._cards_fn(s.what, what)
         who = self.expr(s.who)
         g = self.g
 
@@ -805,7 +863,12 @@ class Compiler:
                 places = ", ".join(g.place_text(st, c) for c in shown)
                 st.event(0, f"{g.names[p]} looks at {places}: {{}}", tuple(shown))
 
-        b.emit(op, s.span, PLAIN)
+        def src() -> list[str]:
+            each = self._each_card_src(s.what, what, "|= _b")
+            return self._logged(op, [f"_w = {self.source.inline(who)}", "if _w is not None:", "    _b = 1 << _w",
+                                     *(f"    {line}" for line in each)])
+
+        b.emit(op, s.span, PLAIN, src)
 
     def s_Swap(self, s: ast.Swap, b):
         first, second = self.expr(s.first), self.expr(s.second)
@@ -819,7 +882,9 @@ class Compiler:
                 st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
+            f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
+            "if _a is not None and _b is not None: st.swap_cards(_a, _b)"]))
 
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
@@ -852,6 +917,7 @@ class Compiler:
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
+            op.src = lambda: [f"st.direction = {self.source.inline(f)}"]
         else:
             counter = kind in ("counter", "pcounter")
             group = self.p.counters if counter else self.p.vars
@@ -875,6 +941,19 @@ class Compiler:
                 values[slot] = old + sign * f(st, env) if sign else f(st, env)
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
+
+            def src() -> list[str]:
+                lines = []
+                cell = f"st.{attr}[{base}]"
+                if owner is not None:
+                    msg = f"'{target[0]}' is none"
+                    lines.append(f"_w = {self._seat_src(ref[2], msg)}")
+                    cell = f"st.{attr}[{base} + _w]"
+                value = self.source.inline(f)
+                lines.append(f"{cell} = {cell} {'+' if sign > 0 else '-'} {value}" if sign else f"{cell} = {value}")
+                return self._logged(op, lines) if counter else lines
+
+            op.src = src
         return op
 
     def s_If(self, s: ast.If, b):
@@ -918,7 +997,14 @@ class Compiler:
             env[list_slot] = [x for x in seq(st, env) if x is not None]
             env[pos_slot] = 0
 
-        b.emit(init, s.seq.span, PLAIN)
+        def init_src() -> list[str]:
+            items = self.source.inline(seq)
+            if isinstance(s.seq, ast.PlayersExpr) and hasattr(seq, "src"):
+                return [f"env[{list_slot}] = {items}", f"env[{pos_slot}] = 0"]  # a new list of seats
+            # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
+            return [f"_l = {items}", f"env[{list_slot}] = [_x for _x in _l if _x is not None]", f"env[{pos_slot}] = 0"]
+
+        b.emit(init, s.seq.span, PLAIN, init_src)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -1111,7 +1197,7 @@ class Compiler:
             if st.log is not None:
                 st.event(0, "the direction of play is now " + ("clockwise" if st.direction > 0 else "counterclockwise"))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, ["st.direction = -st.direction"]))
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
         f = self.expr(s.player)
@@ -1126,7 +1212,8 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"{names[p]} plays next")
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
+            f"st.next_player = {self._seat_src(s.player, 'the next player is none')}", "st.continue_from = -1"]))
 
     def s_ContinueFrom(self, s: ast.ContinueFrom, b):
         f = self.expr(s.player)
@@ -1138,7 +1225,9 @@ class Compiler:
             st.continue_from = p
             st.next_player = -1
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: [
+            f"st.continue_from = {self._seat_src(s.player, '`continue from` a player who is none')}",
+            "st.next_player = -1"])
 
     def s_Say(self, s: ast.Say, b):
         # Cards in a message show only to the players who know them, like cards in any event.
@@ -1160,7 +1249,7 @@ class Compiler:
                     cards.extend(cs)
                 st.event(0, "".join(texts), tuple(cards))
 
-        b.emit(op, s.span, PLAIN)
+        b.emit(op, s.span, PLAIN, lambda: [f"if st.log is not None: {self.source.const(op)}(st, env)"])
 
     # ------------------------------------------------------------ expressions
     def type(self, e: ast.Expr) -> str:
@@ -1208,6 +1297,8 @@ class Compiler:
             spec = g.zone_spec_names.index(e.name)
             base = g.zone_base[spec]
             owner = self.expr(e.obj)
+            if hasattr(owner, "src"):  # one function, the owner's expression written in it
+                return eval(f"lambda st, env: {self._owned_zone_src(e, owner)}", self.source.names)
 
             def f(st, env):
                 p = owner(st, env)
@@ -1414,6 +1505,10 @@ class Compiler:
 
             if spread is None:
                 return call
+            if self.codegen and k == 1 and hasattr(args[0], "src"):
+                each_src = self._each_src(info.expr, spread, args[0])
+                if each_src is not None:
+                    return each_src
 
             def each(st, env):
                 # One call per item of the list argument: `points(me.square)` is the list of points.
@@ -1437,13 +1532,13 @@ class Compiler:
         if f == "count":
             return lambda st, env: len(a(st, env))
         if f == "sum":
-            return lambda st, env: sum(v for v in a(st, env) if v is not None)
+            return lambda st, env: sum([v for v in a(st, env) if v is not None])  # (a list: quicker than a generator)
         if f in ("min", "max"):
             pick = min if f == "min" else max
             if len(args) == 2:
                 b = args[1]
                 return lambda st, env: pick(a(st, env), b(st, env))
-            return lambda st, env: pick((v for v in a(st, env) if v is not None), default=None)
+            return lambda st, env: pick([v for v in a(st, env) if v is not None], default=None)
         if f == "any":
             return lambda st, env: bool(a(st, env))
         if f == "empty":
@@ -1483,6 +1578,19 @@ class Compiler:
         if f == "zone_of":
             return lambda st, env: None if (c := a(st, env)) is None else g.zone_spec_names[g.zone_spec[st.loc[c]]]
         raise AssertionError(f)
+
+    def _each_src(self, body: ast.Expr, slot: int, arg: Fn) -> Fn | None:
+        """A one-parameter define applied to each item of a list, as one comprehension: the
+        body's source with the parameter read from the loop's variable."""
+        var = f"_i{slot}"
+        try:
+            src = self.source.src(body, {slot: var})
+            if "env[" in src:
+                return None  # the body reads other locals of its own
+            return eval(f"lambda st, env: [{src} for {var} in {self.source.inline(arg)} if {var} is not None]",
+                        self.source.names)
+        except (NoSource, SyntaxError):
+            return None
 
     def e_Unary(self, e: ast.Unary):
         f = self.expr(e.operand)

@@ -411,6 +411,38 @@ def test_generated_source_plays_as_the_closures_do(path):
         assert data(a) == data(b)
 
 
+NONE_PLAYER = (
+    'game "Nobody"\nplayers 3..3\ncard c(n, s)\ncards in deck { 3 c(1, "a"), 3 c(2, "b"), 3 c(3, "a") }\n'
+    "zone deck: stack, hidden\nzone square per player: grid, hidden\nzone pile: stack, public\n"
+    "var who: player = none\nvar k = 0\ncounter pts per player = 0\n"
+    'define val(x: card) = match x.s { "a": 1, else: x.n }\n'
+    "setup {\n    deal 1 from deck to each square\n    k = sum(val(me.square))\n    STATEMENT\n}\n"
+    "action go { k += 1 }\ngame ends when k > 3\nrank by lowest it.seat\n"
+)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("draw 1 from deck to who.square", "the owner of 'square' is none"),
+    ("next player is who", "the next player is none"),
+    ("continue from who", "`continue from` a player who is none"),
+    ("who.pts += 2", "'who' is none"),
+    ("k = count(who.square)", "cannot read 'square' of a player who is none"),
+])
+def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_closures(statement, message):
+    # Generated statements test for none in place (no helper call), with the closures' words and line.
+    from rulesdsl.checker import check
+    from rulesdsl.compiler import compile_program
+    from rulesdsl.parser import parse_text
+
+    text = NONE_PLAYER.replace("STATEMENT", statement)
+    for codegen in (True, False):
+        game = compile_program(check([parse_text(text, "nobody.rules")], None, {}), codegen=codegen)
+        for log in (True, False):
+            with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+                game.new_game(1, log=log)
+            assert str(e.value) == f"nobody.rules:15:5: runtime error: {message}"
+
+
 def test_a_count_matched_against_a_loop_item_is_counted_once_per_loop():
     # `count(hand where it.n == x)` inside a loop over x is worked out as one table of counts.
     game = rulesdsl.load_text(

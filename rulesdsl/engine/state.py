@@ -547,8 +547,13 @@ class State:
         """Move the top card of src to dst, refilling src first if it is empty and says how."""
         lst = self.zones[src]
         g = self.game
-        if lst and not g.zone_grid[src]:
-            # The common case, `move_card` written out: the top of a pile onto a pile or a new place.
+        if not g.zone_grid[src]:
+            if not lst:
+                self.refill(src)
+                lst = self.zones[src]
+                if not lst:
+                    return None
+            # `move_card` written out: the top of a pile onto a pile or a new place.
             c = lst.pop()
             self.zones[dst].append(c)
             self.loc[c] = dst
@@ -573,8 +578,10 @@ class State:
         source = g.zone_refill[zi]
         if source < 0:
             return
-        cards = [c for c in self.zones[source] if c is not None]
         keep = g.zone_keep[zi]
+        if len(self.zones[source]) <= keep:
+            return  # (not more cards than it keeps: nothing to move)
+        cards = [c for c in self.zones[source] if c is not None]
         moving = cards[: len(cards) - keep] if keep else cards
         if not moving:
             return
@@ -623,13 +630,14 @@ class State:
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
-        g = self.game
-        for c, zi in ((a, zb), (b, za)):
-            vis = g.zone_vis[zi]
-            if vis == PUBLIC:
-                self.known[c] = g.all_mask
-            elif vis == PRIVATE:
-                self.known[c] |= 1 << g.zone_owner[zi]
+        learn = self.game.zone_learn  # what each zone shows: ~mask (everyone), its owner's bit, or 0
+        known = self.known
+        m = learn[zb]
+        if m:
+            known[a] = ~m if m < 0 else known[a] | m
+        m = learn[za]
+        if m:
+            known[b] = ~m if m < 0 else known[b] | m
 
     def event(self, level: int, text: str, cards: tuple = ()) -> None:
         """Log an event; `{}` in text stands for `cards`, each shown to those who know it then or
