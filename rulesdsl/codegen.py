@@ -354,9 +354,10 @@ class SourceCompiler:
         parts = [p for p in self.c._invariant_parts(e.cond, slot) if self.safe(p)]
         joins = {}
         inside: set[int] = set()  # nodes of the joined counts: never compiled in place
-        for node, name, hist, key in self.join_candidates(e, {id(p) for p in parts}, items):
+        for node, name, hist, key, pieces in self.join_candidates(e, {id(p) for p in parts}, items):
             hoisted.append((name, hist))
             joins[id(node)] = (name, key)
+            self.join_parts[name] = pieces
             inside |= _descendants(node)
         saved = {}
         for p in parts:
@@ -365,6 +366,7 @@ class SourceCompiler:
             name = f"_h{id(p)}"
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
+            self.hoist_nodes[name] = p
         self.hoisted.update(saved)
         self.joins.update(joins)
         try:
@@ -375,6 +377,20 @@ class SourceCompiler:
             for k in joins:
                 del self.joins[k]
         return var, seq, cond, hoisted
+
+    @property
+    def join_parts(self) -> dict[str, tuple[str, str, str, str]]:
+        """Per joined count's table: its loop variable, sequence, test and key (for generated loops)."""
+        if not hasattr(self, "_join_parts"):
+            self._join_parts: dict[str, tuple[str, str, str, str]] = {}
+        return self._join_parts
+
+    @property
+    def hoist_nodes(self) -> dict[str, ast.Expr]:
+        """Per name of a value worked out before a loop: its expression."""
+        if not hasattr(self, "_hoist_nodes"):
+            self._hoist_nodes: dict[str, ast.Expr] = {}
+        return self._hoist_nodes
 
     @property
     def joins(self) -> dict[int, tuple[str, ast.Expr]]:
@@ -460,9 +476,10 @@ class SourceCompiler:
                 inner = dict(items)
                 inner[slot] = var
                 test = " and ".join(f"({self.src(r, inner)})" for r in rest)
-                hist = f"_hist([{self.src(key, inner)} for {var} in {self.loop_seq(w, items)}"
+                key_src, seq = self.src(key, inner), self.loop_seq(w, items)
+                hist = f"_hist([{key_src} for {var} in {seq}"
                 hist += f" if {test}])" if test else "])"
-                return hist, value
+                return hist, value, (var, seq, test, key_src)
         return None
 
     @property

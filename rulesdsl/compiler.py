@@ -17,6 +17,7 @@ import attrs
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler
+from .domains import DomainWriter
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
     CONTROL,
@@ -404,7 +405,7 @@ class Compiler:
         g = self.g
         inline, const = self.source.inline, self.source.const
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
-        for ai, a in enumerate(g.actions):
+        for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
             ind = ""
             body = []
             if a.cond is not None:
@@ -412,10 +413,17 @@ class Compiler:
                 ind = "    "
             if a.lead is None:
                 body.append(f"{ind}opts.append(({ai}, None))")
-            else:
+                if any("env" in line for line in body):
+                    lines.append(f"    env = [None] * {a.nlocals}")
+                lines.extend("    " + line for line in body)
+                continue
+            fn = self.distinct_fn(a.lead)
+            try:  # loops that filter, merge and append as they go
+                body += [ind + line for line in self.domains.options(info.body[0].domain, fn, "me", "opts",
+                                                                     f"({ai}, {{v}})")]
+            except NoSource:
                 # An empty domain has no options: no call to sort out duplicates.
                 body.append(f"{ind}_d = {inline(a.lead.domain)}")
-                fn = self.distinct_fn(a.lead)
                 if fn is distinct_plain:
                     body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) if _v is not None])")
                 else:
@@ -912,12 +920,18 @@ class Compiler:
 
         def src() -> list[str]:
             inline, const = self.source.inline, self.source.const
+            try:  # loops that filter, merge and append as they go
+                options = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
+            except NoSource:
+                options = [
+                    f"_v = {inline(domain)}",
+                    *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
+                      if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
+                ]
             return [
                 f"_p = {'st.current' if by is None else inline(by)}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                f"_v = {inline(domain)}",
-                *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"] if distinct is distinct_plain
-                  else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
+                *options,
                 *(["_v.append(None)"] if optional else []),
                 f"if not _v: env[{slot}] = None; return @NEXT@",
                 f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
@@ -925,6 +939,13 @@ class Compiler:
             ]
 
         b.emit(op, s.span, CONTROL, src)
+
+    @property
+    def domains(self) -> DomainWriter:
+        """Writes decisions' domains as statements for generated functions."""
+        if not hasattr(self, "_domains"):
+            self._domains = DomainWriter(self.source)
+        return self._domains
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""

@@ -1,0 +1,203 @@
+"""The options of a decision as Python statements, for generated functions.
+
+An expression gives a `choose` its options as a list, then a second pass drops repeats and merges
+identical cards of a hand (`Game.distinct_cards`). In a generated function a domain can instead be
+plain `for` loops that filter and merge as they go, and append each option where it belongs: no
+comprehension (each one is a call in Python 3.11), no second pass. Values a condition needs that do
+not depend on the item are worked out before the loop, as the expression form does, and a
+`top(S where C)` among them is a loop that stops at the first match. Forms not handled here raise
+`NoSource`, and the caller keeps the expression form.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .checker import CARD, PLAYER, ZONE
+from .codegen import NoSource
+from .engine.state import GRID, HAND
+
+
+class Loop:
+    """How generated statements go over a list's values: `pre` lines run once first, then
+    `lines` (each opening one more level when it ends with ':'), inside which `var` holds each
+    value in order. `unique`: no value twice; `nonnone`: never none; `zone`: the zone spec all the
+    values (cards) are in, or None."""
+
+    def __init__(self, pre, lines, depth, var, unique, nonnone, zone):
+        self.pre, self.lines, self.depth, self.var = pre, lines, depth, var
+        self.unique, self.nonnone, self.zone = unique, nonnone, zone
+        self.fors = sum(1 for line in lines if line.lstrip().startswith("for "))
+
+    def at(self) -> str:
+        return "    " * self.depth
+
+
+class DomainWriter:
+    """Statements for domains, using the source compiler `sc` for the expressions in them."""
+
+    def __init__(self, sc):
+        self.sc = sc
+        self.c = sc.c
+        self.g = sc.c.g
+        self.n = 0
+
+    def fresh(self, stem: str) -> str:
+        self.n += 1
+        return f"_w{stem}{self.n}"
+
+    # -- a decision's options
+    def options(self, e: ast.Expr, distinct, chooser: str, target: str, item: str) -> list[str]:
+        """Lines appending to `target` each option of domain `e`, as `item` (a format with {v})
+        makes it: the options `distinct(st, values, chooser)` would give, in the same order."""
+        from .engine.game import distinct_plain
+
+        lp = self.each(e, {}, None)
+        v = lp.var
+        add = f"{target}.append({item.format(v=v)})"
+        body: list[str]
+        if distinct is distinct_plain or (lp.unique and lp.nonnone and lp.zone is not None
+                                          and self.g.zone_shape[self.g.zone_base[lp.zone]] != HAND):
+            if lp.unique and lp.nonnone:
+                body = [add]
+            elif lp.unique:
+                body = [f"if {v} is not None: {add}"]
+            else:
+                seen = self.fresh("u")
+                lp.pre.append(f"{seen} = {{}}")
+                body = [f"if {v} is not None and {v} not in {seen}:", f"    {seen}[{v}] = None", f"    {add}"]
+        elif lp.unique and lp.nonnone and lp.zone is not None:
+            # Identical cards of a hand the chooser knows: one option per face, the first place
+            # kept, the card more players know preferred (as Game.distinct_cards does).
+            first, kn, face, j = self.fresh("f"), self.fresh("kn"), self.fresh("fc"), self.fresh("j")
+            faces = self.sc.const(self.g.card_face)
+            got = item.format(v=v)
+            kept = f"{target}[{j}]" if item == "{v}" else f"{target}[{j}][1]"
+            lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
+            body = [
+                f"if {kn}[{v}] >> {chooser} & 1:",
+                f"    {face} = {faces}[{v}]",
+                f"    {j} = {first}.get({face})",
+                f"    if {j} is None:",
+                f"        {first}[{face}] = len({target})",
+                f"        {add}",
+                f"    elif {kn}[{v}].bit_count() > {kn}[{kept}].bit_count():",
+                f"        {target}[{j}] = {got}",
+                "else:",
+                f"    {add}",
+            ]
+        else:
+            raise NoSource("options that need Game.distinct_cards")
+        return lp.pre + lp.lines + [lp.at() + line for line in body]
+
+    # -- going over a list
+    def each(self, e: ast.Expr, items: dict[int, str], var: str | None) -> Loop:
+        spec = self.zone_spec(e)
+        if spec is not None:
+            v = var or self.fresh("c")
+            src = self.zone_src(e, spec, items)
+            if self.g.zone_shape[self.g.zone_base[spec]] == GRID:
+                return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec)
+            return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec)
+        if isinstance(e, ast.Where):
+            return self.each_where(e, items)
+        if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
+                and self.c.p.refs.get(id(e)) is None:
+            inner = self.each(e.args[0], items, None)
+            seen = self.fresh("s")
+            at = inner.at()
+            lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
+            return Loop(inner.pre + [f"{seen} = {{}}"], lines, inner.depth + 1, inner.var, True, inner.nonnone,
+                        inner.zone)
+        if isinstance(e, ast.Attr) and self.c.type(e.obj) == "list[card]" and e.name in self.g.attrs:
+            inner = self.each(e.obj, items, None)
+            if not inner.nonnone:
+                raise NoSource("attribute of a list that may hold none")
+            table = self.g.attrs[e.name]
+            v = self.fresh("a")
+            lines = inner.lines + [f"{inner.at()}{v} = {self.sc.const(table)}[{inner.var}]"]
+            return Loop(inner.pre, lines, inner.depth, v, False, None not in table, None)
+        src = self.sc.src(e, items)
+        if isinstance(e, ast.ListLit):
+            src = f"({src})"
+        v = var or self.fresh("x")
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        plain = isinstance(e, ast.PlayersExpr) or ref in (("builtin", "others"),)
+        return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
+
+    def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
+        sc = self.sc
+        var, _, cond, hoisted = sc.loop(e, items)
+        inner = self.each(e.seq, items, var)
+        pre: list[str] = []
+        for name, value in hoisted:
+            pre += self.value(name, value)
+        pre += inner.pre
+        lines = list(inner.lines)
+        if inner.var != var:
+            lines.append(f"{inner.at()}{var} = {inner.var}")
+        lines.append(f"{inner.at()}if {cond}:")
+        return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone)
+
+    # -- values worked out before a loop
+    def value(self, name: str, src: str) -> list[str]:
+        """Lines setting `name` to a hoisted value: a join's table or a scan as a loop, when it is one."""
+        sc = self.sc
+        join = sc.join_parts.get(name)
+        if join is not None:
+            key_var, seq, test, key = join
+            k = self.fresh("k")
+            lines = [f"{name} = {{}}", f"for {key_var} in {seq}:"]
+            at = "    "
+            if test:
+                lines.append(f"    if {test}:")
+                at = "        "
+            return lines + [f"{at}{k} = {key}", f"{at}if {k} in {name}: {name}[{k}] += 1",
+                             f"{at}else: {name}[{k}] = 1"]
+        node = sc.hoist_nodes.get(name)
+        if node is not None:
+            try:
+                return self.scalar(name, node, {})
+            except NoSource:
+                pass
+        return [f"{name} = {src}"]
+
+    def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
+        """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        if ref is not None and ref[0] == "define":
+            info = self.c.p.defines[ref[1]]
+            if info.params or "env" in self.sc.src(info.expr, {}):
+                raise NoSource("define with locals")
+            return self.scalar(name, info.expr, {})
+        if isinstance(e, ast.Attr) and self.c.type(e.obj) == CARD and e.name in self.g.attrs:
+            table = self.sc.const(self.g.attrs[e.name])
+            return self.scalar(name, e.obj, items) + [f"if {name} is not None: {name} = {table}[{name}]"]
+        if isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1 \
+                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
+                and self.zone_spec(e.args[0].seq) is not None:
+            lp = self.each_where(e.args[0], items)
+            if lp.fors != 1:
+                raise NoSource("scan of nested loops")
+            if e.func in ("top", "last"):
+                lp.lines[0] = lp.lines[0].replace(" in ", " in reversed(", 1)[:-1] + "):"
+            return [f"{name} = None"] + lp.pre + lp.lines + [f"{lp.at()}{name} = {lp.var}", f"{lp.at()}break"]
+        raise NoSource("not a scan")
+
+    # -- zones
+    def zone_spec(self, e: ast.Expr) -> int | None:
+        """The zone spec of an expression that is a zone itself (`plate`, `me.hand`), else None."""
+        if isinstance(e, ast.Name):
+            ref = self.c.p.refs.get(id(e))
+            return ref[1] if ref is not None and ref[0] == "zone" else None
+        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names and self.c.type(e) == ZONE \
+                and self.c.type(e.obj) == PLAYER:
+            spec = self.g.zone_spec_names.index(e.name)
+            return spec if self.g.zone_spec_per_player[spec] else None
+        return None
+
+    def zone_src(self, e: ast.Expr, spec: int, items: dict[int, str]) -> str:
+        base = self.g.zone_base[spec]
+        if isinstance(e, ast.Name):
+            return f"st.zones[{base}]"
+        p = self.sc.player(e.obj, self.sc.src(e.obj, items), e.name)
+        return f"st.zones[{base} + {p}]"
