@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
-from .engine.state import GRID
+from .engine.state import GRID, STACK
 from .errors import RulesRuntimeError
 
 
@@ -46,10 +46,14 @@ def _player(p, what):
 
 
 def _sum(values):
+    if None not in values:  # the common case: no generator to skip the nones
+        return sum(values)
     return sum(v for v in values if v is not None)
 
 
 def _pick(f, values):
+    if None not in values:
+        return f(values, default=None)
     return f((v for v in values if v is not None), default=None)
 
 
@@ -307,14 +311,23 @@ class SourceCompiler:
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
+        eager = self.short(w)
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
-            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, []))
-        return self.scan_body(f, var, seq, cond, hoisted)
+            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
+        return self.scan_body(f, var, seq, cond, hoisted, eager)
 
-    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]]) -> str:
+    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]],
+                  eager: bool = False) -> str:
+        """A count, a test or a search over a `where`. A list comprehension is quicker than a
+        generator that stops early (one call, no resuming) on a short list with a cheap test that
+        cannot fail (`eager`); a count goes over every item anyway."""
         loop = f"{self.bind(hoisted)}{var} in {seq} if {cond}"
         if f == "count":
-            return f"sum(1 for {loop})"
+            return f"len([1 for {loop}])"
+        if eager:
+            found = f"[{var} for {loop}]"
+            return {"any": f"(not not {found})", "empty": f"(not {found})", "top": f"({found} or [None])[-1]",
+                    "last": f"({found} or [None])[-1]"}.get(f, f"({found} or [None])[0]")
         if f == "any":
             return f"any(True for {loop})"
         if f == "empty":
@@ -322,6 +335,34 @@ class SourceCompiler:
         if f in ("top", "last"):
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
+
+    def short(self, w: ast.Where) -> bool:
+        """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
+        cannot fail? Then testing every item costs less than stopping at the first match."""
+        from .compiler import _children
+
+        seq = w.seq
+        if isinstance(seq, ast.PlayersExpr):
+            short = True
+        elif isinstance(seq, ast.Name):
+            ref = self.c.p.refs.get(id(seq))
+            short = ref is not None and (ref[0] == "builtin" and ref[1] == "others"
+                                         or ref[0] == "zone" and self.c.g.zone_shape[self.c.g.zone_base[ref[1]]] != STACK)
+        elif isinstance(seq, ast.Attr) and self.type(seq) == ZONE and seq.name in self.c.g.zone_spec_names:
+            short = self.c.g.zone_shape[self.c.g.zone_base[self.c.g.zone_spec_names.index(seq.name)]] != STACK
+        else:
+            short = False
+        if not short or not self.safe(w.cond):
+            return False
+
+        def cheap(node) -> bool:
+            if isinstance(node, ast.Where) or isinstance(node, ast.Call) and node.func not in ("abs", "min", "max"):
+                return False
+            if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
+                return False
+            return all(cheap(k) for k in _children(node))
+
+        return cheap(w.cond)
 
     @staticmethod
     def bind(hoisted: list[tuple[str, str]]) -> str:
