@@ -342,27 +342,36 @@ class SourceCompiler:
         from .compiler import _children
 
         seq = w.seq
-        if isinstance(seq, ast.PlayersExpr):
-            short = True
-        elif isinstance(seq, ast.Name):
-            ref = self.c.p.refs.get(id(seq))
-            short = ref is not None and (ref[0] == "builtin" and ref[1] == "others"
-                                         or ref[0] == "zone" and self.c.g.zone_shape[self.c.g.zone_base[ref[1]]] != STACK)
-        elif isinstance(seq, ast.Attr) and self.type(seq) == ZONE and seq.name in self.c.g.zone_spec_names:
-            short = self.c.g.zone_shape[self.c.g.zone_base[self.c.g.zone_spec_names.index(seq.name)]] != STACK
+        g = self.c.g
+        spec = self.zone_spec(seq)
+        if spec is not None:
+            short = g.zone_shape[g.zone_base[spec]] != STACK
         else:
-            short = False
+            short = isinstance(seq, ast.PlayersExpr) or (
+                isinstance(seq, ast.Name) and self.c.p.refs.get(id(seq)) == ("builtin", "others"))
         if not short or not self.safe(w.cond):
             return False
 
         def cheap(node) -> bool:
-            if isinstance(node, ast.Where) or isinstance(node, ast.Call) and node.func not in ("abs", "min", "max"):
+            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in ("abs", "min", "max")):
                 return False
             if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
                 return False
             return all(cheap(k) for k in _children(node))
 
         return cheap(w.cond)
+
+    def zone_spec(self, e: ast.Expr) -> int | None:
+        """The zone spec of an expression that is a zone itself (`plate`, `me.hand`), else None."""
+        g = self.c.g
+        if isinstance(e, ast.Name):
+            ref = self.c.p.refs.get(id(e))
+            return ref[1] if ref is not None and ref[0] == "zone" else None
+        if isinstance(e, ast.Attr) and e.name in g.zone_spec_names and self.type(e) == ZONE \
+                and self.type(e.obj) == PLAYER:
+            spec = g.zone_spec_names.index(e.name)
+            return spec if g.zone_spec_per_player[spec] else None
+        return None
 
     @staticmethod
     def bind(hoisted: list[tuple[str, str]]) -> str:

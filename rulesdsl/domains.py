@@ -12,7 +12,7 @@ not depend on the item are worked out before the loop, as the expression form do
 from __future__ import annotations
 
 from . import ast
-from .checker import CARD, PLAYER, ZONE
+from .checker import CARD, ZONE
 from .codegen import NoSource
 from .engine.state import GRID, HAND
 
@@ -91,7 +91,7 @@ class DomainWriter:
 
     # -- going over a list
     def each(self, e: ast.Expr, items: dict[int, str], var: str | None) -> Loop:
-        spec = self.zone_spec(e)
+        spec = self.sc.zone_spec(e)
         if spec is not None:
             v = var or self.fresh("c")
             src = self.zone_src(e, spec, items)
@@ -108,7 +108,7 @@ class DomainWriter:
             lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
             return Loop(inner.pre + [f"{seen} = {{}}"], lines, inner.depth + 1, inner.var, True, inner.nonnone,
                         inner.zone)
-        if isinstance(e, ast.Attr) and self.c.type(e.obj) == "list[card]" and e.name in self.g.attrs:
+        if isinstance(e, ast.Attr) and self.c.type(e.obj) in (ZONE, "list[card]") and e.name in self.g.attrs:
             inner = self.each(e.obj, items, None)
             if not inner.nonnone:
                 raise NoSource("attribute of a list that may hold none")
@@ -174,7 +174,7 @@ class DomainWriter:
             return self.scalar(name, e.obj, items) + [f"if {name} is not None: {name} = {table}[{name}]"]
         if isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1 \
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
-                and self.zone_spec(e.args[0].seq) is not None:
+                and self.sc.zone_spec(e.args[0].seq) is not None:
             lp = self.each_where(e.args[0], items)
             if lp.fors != 1:
                 raise NoSource("scan of nested loops")
@@ -184,17 +184,6 @@ class DomainWriter:
         raise NoSource("not a scan")
 
     # -- zones
-    def zone_spec(self, e: ast.Expr) -> int | None:
-        """The zone spec of an expression that is a zone itself (`plate`, `me.hand`), else None."""
-        if isinstance(e, ast.Name):
-            ref = self.c.p.refs.get(id(e))
-            return ref[1] if ref is not None and ref[0] == "zone" else None
-        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names and self.c.type(e) == ZONE \
-                and self.c.type(e.obj) == PLAYER:
-            spec = self.g.zone_spec_names.index(e.name)
-            return spec if self.g.zone_spec_per_player[spec] else None
-        return None
-
     def zone_src(self, e: ast.Expr, spec: int, items: dict[int, str]) -> str:
         base = self.g.zone_base[spec]
         if isinstance(e, ast.Name):
