@@ -349,7 +349,7 @@ class SourceCompiler:
         else:
             short = isinstance(seq, ast.PlayersExpr) or (
                 isinstance(seq, ast.Name) and self.c.p.refs.get(id(seq)) == ("builtin", "others"))
-        if not short or not self.safe(w.cond):
+        if not short or not self.safe(w.cond, frozenset([self.c.p.slots[id(w)]])):
             return False
 
         def cheap(node) -> bool:
@@ -545,28 +545,56 @@ class SourceCompiler:
         values = ", ".join(v for _, v in hoisted)
         return f"(lambda {names}: {body})({values})"
 
-    def safe(self, e: ast.Expr) -> bool:
-        """Can this part be worked out before the loop without a risk of failing?"""
+    def safe(self, e: ast.Expr, items: frozenset[int] = frozenset()) -> bool:
+        """Can this part be worked out before the loop without a risk of failing? `items`: the
+        locals that hold the items of a loop over players or cards (never none)."""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):
             if self.type(e.obj) in (CARD, ZONE, "list[card]"):
-                return self.safe(e.obj)
-            # `me.hand`, `me.tokens`: the current player is never none
-            return isinstance(e.obj, ast.Name) and self.c.p.refs.get(id(e.obj)) == ("builtin", "me")
+                return self.safe(e.obj, items)
+            # `me.hand`, `me.tokens`: the current player is never none; nor is an item
+            return self.some_player(e.obj, items)
         if isinstance(e, ast.Call):
             ref = self.c.p.refs.get(id(e))
             if ref is not None and ref[0] == "define":
                 return False
-            return e.func in SAFE_CALLS and all(self.safe(a) for a in e.args)
+            return e.func in SAFE_CALLS and all(self.safe(a, items) for a in e.args)
         if isinstance(e, ast.Where):
-            return self.safe(e.seq) and self.safe(e.cond)
+            return self.safe(e.seq, items) and self.safe(e.cond, items)
         if isinstance(e, ast.IsKind):
-            return self.safe(e.operand)
+            return self.safe(e.operand, items)
         if isinstance(e, ast.Binary):
-            return e.op in ("==", "!=", "and", "or", "in") and self.safe(e.left) and self.safe(e.right)
+            if e.op in ("<", "<=", ">", ">=", "+", "-", "*"):  # on numbers that are never none
+                return self.number(e.left, items) and self.number(e.right, items)
+            return e.op in ("==", "!=", "and", "or", "in") and self.safe(e.left, items) and self.safe(e.right, items)
         if isinstance(e, ast.Unary):
-            return e.op == "not" and self.safe(e.operand)
+            return e.op == "not" and self.safe(e.operand, items)
+        return False
+
+    def some_player(self, e: ast.Expr, items: frozenset[int]) -> bool:
+        """Is `e` a player that is never none: `me`, or an item of a loop over players?"""
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        return ref == ("builtin", "me") or (ref is not None and ref[0] == "local" and ref[1] in items)
+
+    def number(self, e: ast.Expr, items: frozenset[int]) -> bool:
+        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum of them)?"""
+        if self.type(e) != INT:
+            return False
+        if isinstance(e, ast.IntLit):
+            return True
+        if isinstance(e, ast.Name):
+            ref = self.c.p.refs.get(id(e)) or ("",)
+            return ref[0] == "counter" or (ref[0] == "const" and isinstance(ref[1], int)) \
+                or ref in (("builtin", "round"), ("builtin", "turn"), ("builtin", "player_count"))
+        if isinstance(e, ast.Attr):
+            return e.name in self.c.g.counter_layout and self.some_player(e.obj, items)
+        if isinstance(e, ast.Call):
+            return e.func == "count" and self.c.p.refs.get(id(e)) is None and self.safe(e, items)
+        if isinstance(e, ast.Binary):
+            return e.op in ("+", "-", "*") and self.number(e.left, items) and self.number(e.right, items)
+        if isinstance(e, ast.Unary):
+            return e.op == "-" and self.number(e.operand, items)
         return False
 
 

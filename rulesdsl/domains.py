@@ -11,6 +11,8 @@ not depend on the item are worked out before the loop, as the expression form do
 
 from __future__ import annotations
 
+import re
+
 from . import ast
 from .checker import CARD, ZONE
 from .codegen import NoSource
@@ -51,6 +53,8 @@ class DomainWriter:
         makes it: the options `distinct(st, values, chooser)` would give, in the same order."""
         from .engine.game import distinct_plain
 
+        if not self.c.codegen:
+            raise NoSource("closures only")
         lp = self.each(e, {}, None)
         v = lp.var
         add = f"{target}.append({item.format(v=v)})"
@@ -127,16 +131,47 @@ class DomainWriter:
     def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
         sc = self.sc
         var, _, cond, hoisted = sc.loop(e, items)
-        inner = self.each(e.seq, items, var)
         pre: list[str] = []
         for name, value in hoisted:
             pre += self.value(name, value)
+        table = self.counted(e.seq, [name for name, _ in hoisted], items)
+        if table is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
+            nonnone = None not in self.g.attrs[e.seq.args[0].name]
+            return Loop(pre, [f"for {var} in {table}:", f"    if {cond}:"], 2, var, True, nonnone, None)
+        inner = self.each(e.seq, items, var)
         pre += inner.pre
         lines = list(inner.lines)
         if inner.var != var:
             lines.append(f"{inner.at()}{var} = {inner.var}")
         lines.append(f"{inner.at()}if {cond}:")
         return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone)
+
+    def counted(self, e: ast.Expr, names: list[str], items: dict[int, str]) -> str | None:
+        """A joined count's table whose keys are the values of `e` in order, if `e` is
+        `distinct((S where C).x)` and the table counts `it.x` over `S where C` (a zone): the keys
+        of a dict keep the order in which they first came."""
+        if not (isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1
+                and self.c.p.refs.get(id(e)) is None and isinstance(e.args[0], ast.Attr)):
+            return None
+        attr = e.args[0]
+        w = attr.obj
+        if not (isinstance(w, ast.Where) and self.c.type(w) == "list[card]" and attr.name in self.g.attrs
+                and self.sc.zone_spec(w.seq) is not None):
+            return None
+        sc = self.sc
+        var = f"_i{self.c.p.slots[id(w)]}"
+        inner = dict(items)
+        inner[self.c.p.slots[id(w)]] = var
+        terms: list[ast.Expr] = []
+        conj(w.cond, terms)
+        mine = (var, sc.loop_seq(w, items), " and ".join(f"({sc.src(t, inner)})" for t in terms),
+                f"{sc.const(self.g.attrs[attr.name])}[{var}]")
+        for name in names:
+            parts = sc.join_parts.get(name)
+            if parts is not None and parts[1] == mine[1] \
+                    and [_rename(x, parts[0]) for x in parts[2:]] == [_rename(x, var) for x in mine[2:]]:
+                return name
+        return None
 
     # -- values worked out before a loop
     def value(self, name: str, src: str) -> list[str]:
@@ -190,3 +225,16 @@ class DomainWriter:
             return f"st.zones[{base}]"
         p = self.sc.player(e.obj, self.sc.src(e.obj, items), e.name)
         return f"st.zones[{base} + {p}]"
+
+
+def conj(node: ast.Expr, out: list[ast.Expr]) -> None:
+    """The terms of `a and b and ...`."""
+    if isinstance(node, ast.Binary) and node.op == "and":
+        conj(node.left, out)
+        conj(node.right, out)
+    else:
+        out.append(node)
+
+
+def _rename(src: str, var: str) -> str:
+    return re.sub(rf"\b{var}\b", "@", src)
