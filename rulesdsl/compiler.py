@@ -17,7 +17,7 @@ import attrs
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler
-from .domains import DomainWriter
+from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
     CONTROL,
@@ -405,7 +405,14 @@ class Compiler:
         g = self.g
         inline, const = self.source.inline, self.source.const
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
+        run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
+            plan = self._option_plan(ai, a, info)
+            if plan is not None:
+                run.append(plan)
+                continue
+            lines.extend("    " + line for line in fuse(run, "_wo{i}"))
+            run = []
             ind = ""
             body = []
             if a.cond is not None:
@@ -413,24 +420,23 @@ class Compiler:
                 ind = "    "
             if a.lead is None:
                 body.append(f"{ind}opts.append(({ai}, None))")
-                if any("env" in line for line in body):
-                    lines.append(f"    env = [None] * {a.nlocals}")
-                lines.extend("    " + line for line in body)
-                continue
-            fn = self.distinct_fn(a.lead)
-            try:  # loops that filter, merge and append as they go
-                body += [ind + line for line in self.domains.options(info.body[0].domain, fn, "me", "opts",
-                                                                     f"({ai}, {{v}})")]
-            except NoSource:
-                # An empty domain has no options: no call to sort out duplicates.
-                body.append(f"{ind}_d = {inline(a.lead.domain)}")
-                if fn is distinct_plain:
-                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) if _v is not None])")
-                else:
-                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
+            else:
+                fn = self.distinct_fn(a.lead)
+                try:  # loops that filter, merge and append as they go
+                    body += [ind + line for line in self.domains.options(info.body[0].domain, fn, "me", "opts",
+                                                                         f"({ai}, {{v}})")]
+                except NoSource:
+                    # An empty domain has no options: no call to sort out duplicates.
+                    body.append(f"{ind}_d = {inline(a.lead.domain)}")
+                    if fn is distinct_plain:
+                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) "
+                                    "if _v is not None])")
+                    else:
+                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
             if any("env" in line for line in body):
                 lines.append(f"    env = [None] * {a.nlocals}")
             lines.extend("    " + line for line in body)
+        lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
         scope: dict[str, object] = {}
         try:
@@ -439,6 +445,21 @@ class Compiler:
             return None
         exec(code, self.source.names, scope)
         return scope["turn_options"]
+
+    def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
+        """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
+        run with other actions' (its other lines stay in its turn)."""
+        if a.cond is not None or not self.codegen:
+            return None
+        if a.lead is None:
+            return Plan(post=[f"opts.append(({ai}, None))"])
+        try:
+            plan = self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})")
+        except NoSource:
+            return None
+        if any("env" in line for line in plan.lines("opts")):
+            return None  # it reads the action's locals
+        return plan
 
     def _finish(self) -> Callable:
         g, p, n = self.g, self.p, self.n

@@ -20,18 +20,82 @@ from .engine.state import GRID, HAND
 
 
 class Loop:
-    """How generated statements go over a list's values: `pre` lines run once first, then
-    `lines` (each opening one more level when it ends with ':'), inside which `var` holds each
-    value in order. `unique`: no value twice; `nonnone`: never none; `zone`: the zone spec all the
-    values (cards) are in, or None."""
+    """How generated statements go over a list's values: `pre` lines and `scans` (loops over
+    zones, see Plan) run once first, then `lines` (each opening one more level when it ends with
+    ':'), inside which `var` holds each value in order. `unique`: no value twice; `nonnone`: never
+    none; `zone`: the zone spec all the values (cards) are in, or None; `src`: the zone the outer
+    loop goes over (its first line), or None; `safe`: nothing in it can fail."""
 
-    def __init__(self, pre, lines, depth, var, unique, nonnone, zone):
+    def __init__(self, pre, lines, depth, var, unique, nonnone, zone, src=None, safe=False, scans=None):
         self.pre, self.lines, self.depth, self.var = pre, lines, depth, var
         self.unique, self.nonnone, self.zone = unique, nonnone, zone
+        self.src, self.safe, self.scans = src, safe, scans or []
         self.fors = sum(1 for line in lines if line.lstrip().startswith("for "))
 
     def at(self) -> str:
         return "    " * self.depth
+
+
+class Plan:
+    """A domain's statements in three parts: `pre` lines (values worked out first), `scans`
+    (src, var, body): loops `for var in src:` over zones that cannot fail, so loops over the same
+    zone may run as one, then `post` lines. `TARGET` in them is the list the options go to."""
+
+    def __init__(self, pre=None, scans=None, post=None):
+        self.pre: list[str] = pre or []
+        self.scans: list[tuple[str, str, list[str]]] = scans or []
+        self.post: list[str] = post or []
+
+    def lines(self, target: str) -> list[str]:
+        out = list(self.pre)
+        for src, var, body in self.scans:
+            out += [f"for {var} in {src}:", *("    " + line for line in body)]
+        return [line.replace(TARGET, target) for line in out + self.post]
+
+    def appends_in_scan(self) -> bool:
+        return any(TARGET in line for _, _, body in self.scans for line in body)
+
+
+TARGET = "@TARGET@"
+
+
+def fuse(plans: list[Plan], own: str) -> list[str]:
+    """The lines of consecutive plans (of actions, in order), loops over the same zone run as
+    one. Each plan's options still come in its turn: a plan that appends inside a shared loop,
+    but the first, appends to a list of its own (`own`, a format with {i}) added after its turn."""
+    if all(len(v) < 2 for v in _by_src(plans, []).values()):
+        return [line for p in plans for line in p.lines("opts")]
+    targets = ["opts" if i == 0 or not p.appends_in_scan() else own.format(i=i) for i, p in enumerate(plans)]
+    out = [line.replace(TARGET, t) for p, t in zip(plans, targets, strict=True) for line in p.pre]
+    out += [f"{t} = []" for t in targets if t != "opts"]
+    for src, scans in _by_src(plans, targets).items():
+        if len(scans) == 1:
+            var, body = scans[0]
+            out += [f"for {var} in {src}:", *("    " + line for line in body)]
+            continue
+        first = scans[0][0]
+        if any(re.search(rf"(^|[^\w.]){first}\s*(=|:=)[^=]|for {first}\b", line) for _, body in scans for line in body):
+            first = "_wz"  # a body sets that name: the item goes in a name of its own
+        out.append(f"for {first} in {src}:")
+        for var, body in scans:
+            if var != first:
+                out.append(f"    {var} = {first}")
+            out += ["    " + line for line in body]
+    for p, t in zip(plans, targets, strict=True):
+        out += [line.replace(TARGET, t) for line in p.post]
+        if t != "opts":
+            out.append(f"opts += {t}")
+    return out
+
+
+def _by_src(plans: list[Plan], targets: list[str]) -> dict[str, list[tuple[str, list[str]]]]:
+    """The plans' scans by the zone they go over, in order, their bodies appending to their target."""
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    for i, p in enumerate(plans):
+        t = targets[i] if targets else "opts"
+        for src, var, body in p.scans:
+            out.setdefault(src, []).append((var, [line.replace(TARGET, t) for line in body]))
+    return out
 
 
 class DomainWriter:
@@ -51,12 +115,16 @@ class DomainWriter:
     def options(self, e: ast.Expr, distinct, chooser: str, target: str, item: str) -> list[str]:
         """Lines appending to `target` each option of domain `e`, as `item` (a format with {v})
         makes it: the options `distinct(st, values, chooser)` would give, in the same order."""
+        return self.plan(e, distinct, chooser, item).lines(target)
+
+    def plan(self, e: ast.Expr, distinct, chooser: str, item: str) -> Plan:
         from .engine.game import distinct_plain
 
         if not self.c.codegen:
             raise NoSource("closures only")
         lp = self.each(e, {}, None)
         v = lp.var
+        target = TARGET
         add = f"{target}.append({item.format(v=v)})"
         body: list[str]
         if distinct is distinct_plain or (lp.unique and lp.nonnone and lp.zone is not None
@@ -72,26 +140,29 @@ class DomainWriter:
         elif lp.unique and lp.nonnone and lp.zone is not None:
             # Identical cards of a hand the chooser knows: one option per face, the first place
             # kept, the card more players know preferred (as Game.distinct_cards does).
-            first, kn, face, j = self.fresh("f"), self.fresh("kn"), self.fresh("fc"), self.fresh("j")
+            first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
             faces = self.sc.const(self.g.card_face)
             got = item.format(v=v)
-            kept = f"{target}[{j}]" if item == "{v}" else f"{target}[{j}][1]"
+            kept = f"{target}[{first}[{face}]]" if item == "{v}" else f"{target}[{first}[{face}]][1]"
             lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
             body = [
                 f"if {kn}[{v}] >> {chooser} & 1:",
                 f"    {face} = {faces}[{v}]",
-                f"    {j} = {first}.get({face})",
-                f"    if {j} is None:",
+                f"    if {face} not in {first}:",
                 f"        {first}[{face}] = len({target})",
                 f"        {add}",
                 f"    elif {kn}[{v}].bit_count() > {kn}[{kept}].bit_count():",
-                f"        {target}[{j}] = {got}",
+                f"        {target}[{first}[{face}]] = {got}",
                 "else:",
                 f"    {add}",
             ]
         else:
             raise NoSource("options that need Game.distinct_cards")
-        return lp.pre + lp.lines + [lp.at() + line for line in body]
+        inside = lp.lines + [lp.at() + line for line in body]
+        if lp.src is not None and lp.safe and not lp.scans:  # (a loop reading a table waits for it)
+            var = lp.lines[0][4:].split(" in ", 1)[0]
+            return Plan(lp.pre, [*lp.scans, (lp.src, var, [line[4:] for line in inside[1:]])])
+        return Plan(lp.pre, lp.scans, inside)
 
     # -- going over a list
     def each(self, e: ast.Expr, items: dict[int, str], var: str | None) -> Loop:
@@ -100,8 +171,8 @@ class DomainWriter:
             v = var or self.fresh("c")
             src = self.zone_src(e, spec, items)
             if self.g.zone_shape[self.g.zone_base[spec]] == GRID:
-                return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec)
-            return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec)
+                return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec, src, True)
+            return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec, src, True)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
@@ -111,7 +182,7 @@ class DomainWriter:
             at = inner.at()
             lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
             return Loop(inner.pre + [f"{seen} = {{}}"], lines, inner.depth + 1, inner.var, True, inner.nonnone,
-                        inner.zone)
+                        inner.zone, inner.src, inner.safe, inner.scans)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) in (ZONE, "list[card]") and e.name in self.g.attrs:
             inner = self.each(e.obj, items, None)
             if not inner.nonnone:
@@ -119,7 +190,8 @@ class DomainWriter:
             table = self.g.attrs[e.name]
             v = self.fresh("a")
             lines = inner.lines + [f"{inner.at()}{v} = {self.sc.const(table)}[{inner.var}]"]
-            return Loop(inner.pre, lines, inner.depth, v, False, None not in table, None)
+            return Loop(inner.pre, lines, inner.depth, v, False, None not in table, None, inner.src, inner.safe,
+                        inner.scans)
         src = self.sc.src(e, items)
         if isinstance(e, ast.ListLit):
             src = f"({src})"
@@ -132,19 +204,25 @@ class DomainWriter:
         sc = self.sc
         var, _, cond, hoisted = sc.loop(e, items)
         pre: list[str] = []
+        scans = []
         for name, value in hoisted:
-            pre += self.value(name, value)
+            lines, scan = self.value(name, value)
+            pre += lines
+            if scan is not None:
+                scans.append(scan)
         table = self.counted(e.seq, [name for name, _ in hoisted], items)
         if table is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
             nonnone = None not in self.g.attrs[e.seq.args[0].name]
-            return Loop(pre, [f"for {var} in {table}:", f"    if {cond}:"], 2, var, True, nonnone, None)
+            return Loop(pre, [f"for {var} in {table}:", f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
         inner = self.each(e.seq, items, var)
         pre += inner.pre
         lines = list(inner.lines)
         if inner.var != var:
             lines.append(f"{inner.at()}{var} = {inner.var}")
         lines.append(f"{inner.at()}if {cond}:")
-        return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone)
+        safe = inner.safe and sc.safe(e.cond, frozenset([self.c.p.slots[id(e)]]))
+        return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone, inner.src, safe,
+                    scans + inner.scans)
 
     def counted(self, e: ast.Expr, names: list[str], items: dict[int, str]) -> str | None:
         """A joined count's table whose keys are the values of `e` in order, if `e` is
@@ -174,27 +252,25 @@ class DomainWriter:
         return None
 
     # -- values worked out before a loop
-    def value(self, name: str, src: str) -> list[str]:
-        """Lines setting `name` to a hoisted value: a join's table or a scan as a loop, when it is one."""
+    def value(self, name: str, src: str) -> tuple[list[str], tuple[str, str, list[str]] | None]:
+        """Lines setting `name` to a hoisted value, and for a join's table of counts the loop
+        (a Plan's scan) that fills it; a `top(...)` is a loop that stops at the first match."""
         sc = self.sc
         join = sc.join_parts.get(name)
         if join is not None:
             key_var, seq, test, key = join
             k = self.fresh("k")
-            lines = [f"{name} = {{}}", f"for {key_var} in {seq}:"]
-            at = "    "
-            if test:
-                lines.append(f"    if {test}:")
-                at = "        "
-            return lines + [f"{at}{k} = {key}", f"{at}if {k} in {name}: {name}[{k}] += 1",
-                             f"{at}else: {name}[{k}] = 1"]
+            body = [f"if {test}:"] if test else []
+            at = "    " if test else ""
+            body += [f"{at}{k} = {key}", f"{at}if {k} in {name}: {name}[{k}] += 1", f"{at}else: {name}[{k}] = 1"]
+            return [f"{name} = {{}}"], (seq, key_var, body)
         node = sc.hoist_nodes.get(name)
         if node is not None:
             try:
-                return self.scalar(name, node, {})
+                return self.scalar(name, node, {}), None
             except NoSource:
                 pass
-        return [f"{name} = {src}"]
+        return [f"{name} = {src}"], None
 
     def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
         """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
@@ -211,7 +287,7 @@ class DomainWriter:
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
             lp = self.each_where(e.args[0], items)
-            if lp.fors != 1:
+            if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
             if e.func in ("top", "last"):
                 lp.lines[0] = lp.lines[0].replace(" in ", " in reversed(", 1)[:-1] + "):"

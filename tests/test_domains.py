@@ -10,10 +10,11 @@ import rulesdsl
 from rulesdsl.checker import check
 from rulesdsl.compiler import compile_program
 
-# Every form the loops handle: a filter with a value worked out first (`top(...)`), pairs counted in
-# a table, a whole hand (identical cards merge unless the chooser does not know them, the card
-# more players know is kept), a pile (never merged), a list with repeats and none, a grid, and an
-# attribute that some cards lack.
+# Every form the loops handle: a filter with a value worked out first (`top(...)`), pairs counted
+# in a table (and a loop over the hand that reads that table), a whole hand (identical cards merge
+# unless the chooser does not know them, the card more players know is kept), a pile (never
+# merged), a list with repeats and none, a grid, and an attribute that some cards lack. Loops of
+# several actions over the same hand run as one.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -35,6 +36,11 @@ action match {
 }
 action pair {
     choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) >= 2
+    move first(me.hand where it is c and it.n == v) to pile
+}
+action strict {
+    choose v in distinct((me.hand where it is c and it.n != top(pile where it is c).n).n)
+        where count(me.hand where it is c and it.n == v) >= 2
     move first(me.hand where it is c and it.n == v) to pile
 }
 action tell {
@@ -82,7 +88,7 @@ def test_generated_options_are_the_closures_options(tmp_path):
             assert json.loads(a.to_json())["zones"] == json.loads(b.to_json())["zones"]
             if a.pending == 0:
                 hand = a.zones[fast.zone_index("hand", a.current)]
-                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 2)
+                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 3)
             i = rng.randrange(a.num_moves())
             a.apply_index(i)
             b.apply_index(i)
