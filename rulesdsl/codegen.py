@@ -10,6 +10,7 @@ module does not handle falls back to the closure compiler (`NoSource`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from . import ast
@@ -225,8 +226,11 @@ class SourceCompiler:
             if len(ref) > 2 and ref[2] is not None:
                 raise NoSource("define applied to each item")
             info = self.c.p.defines[e.func]
-            body = self.const(self.c._define_body(e.func))
             args = [self.src(a, items) for a in e.args]
+            inlined = self.inline_define(info, args)
+            if inlined is not None:
+                return inlined
+            body = self.const(self.c._define_body(e.func))
             pad = info.nlocals - len(args)
             env = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
             return f"{body}(st, {env})"
@@ -264,6 +268,21 @@ class SourceCompiler:
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
+
+    def inline_define(self, info, args: list[str]) -> str | None:
+        """A define applied to loop items (`playable(card)` in a `where`), written in place with its
+        parameters read from the items: no call, no list of locals. Only for items (names that
+        are evaluated already and never none) that no loop inside the define hides."""
+        if not args or len(args) != len(info.params) or not all(re.fullmatch(r"_i\d+", a) for a in args):
+            return None
+        if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
+                & set(args):
+            return None
+        try:
+            src = self.src(info.expr, dict(enumerate(args)))
+        except NoSource:
+            return None
+        return f"({src})" if "env" not in src and len(src) < 2000 else None
 
     def fallback(self, e: ast.Expr) -> str:
         raise NoSource(type(e).__name__)
@@ -668,6 +687,15 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
         return block_function(game, code_id, pc, sources=False)
     exec(compiled, names, scope)
     return scope["block"], k, owners
+
+
+def _descendants_nodes(node) -> list:
+    from .compiler import _children
+
+    out = [node]
+    for k in _children(node):
+        out += _descendants_nodes(k)
+    return out
 
 
 def _descendants(node) -> set[int]:
