@@ -13,8 +13,8 @@ from rulesdsl.compiler import compile_program
 # Every form the loops handle: a filter with a value worked out first (`top(...)`), pairs counted
 # in a table (and a loop over the hand that reads that table), a whole hand (identical cards merge
 # unless the chooser does not know them, the card more players know is kept), a pile (never
-# merged), a list with repeats and none, a grid, and an attribute that some cards lack. Loops of
-# several actions over the same hand run as one.
+# merged), a list with repeats and none, a grid, an attribute that some cards lack, and a define
+# applied to the items. Loops of several actions over the same hand run as one.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -24,6 +24,7 @@ zone deck: stack, hidden, refill from pile keeping 1
 zone hand per player: hand, private
 zone pile: stack, public
 zone square per player: grid, hidden
+define twin(x: card) = x is c and count(me.hand where it is c and it.n == x.n) >= 2
 setup {
     shuffle deck
     deal 4 from deck to each hand
@@ -42,6 +43,10 @@ action strict {
     choose v in distinct((me.hand where it is c and it.n != top(pile where it is c).n).n)
         where count(me.hand where it is c and it.n == v) >= 2
     move first(me.hand where it is c and it.n == v) to pile
+}
+action twins {
+    choose x in me.hand where twin(x) and x.n != 3
+    move x to pile
 }
 action tell {
     choose x in me.hand
@@ -88,7 +93,7 @@ def test_generated_options_are_the_closures_options(tmp_path):
             assert json.loads(a.to_json())["zones"] == json.loads(b.to_json())["zones"]
             if a.pending == 0:
                 hand = a.zones[fast.zone_index("hand", a.current)]
-                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 3)
+                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 4)
             i = rng.randrange(a.num_moves())
             a.apply_index(i)
             b.apply_index(i)
