@@ -246,7 +246,9 @@ class SourceCompiler:
         n = g.players
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
-            "top": f"_last({x})", "last": f"_last({x})", "first": f"_first({x})", "bottom": f"_first({x})",
+            # no call: `x or [None]` is x itself unless it is empty
+            "top": f"({x} or [None])[-1]", "last": f"({x} or [None])[-1]", "first": f"({x} or [None])[0]",
+            "bottom": f"({x} or [None])[0]",
             "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
             "sorted": f"sorted(_v for _v in {x} if _v is not None)", "abs": f"abs({x})",
         }
@@ -420,7 +422,7 @@ class SourceCompiler:
         inner = dict(items)
         inner[slot] = var
         hoisted: list[tuple[str, str]] = []
-        parts = [p for p in self.c._invariant_parts(e.cond, slot) if self.safe(p)]
+        parts = [p for p in self.c._invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)]
         joins = {}
         inside: set[int] = set()  # nodes of the joined counts: never compiled in place
         for node, name, hist, key, pieces in self.join_candidates(e, {id(p) for p in parts}, items):
@@ -430,22 +432,49 @@ class SourceCompiler:
             inside |= _descendants(node)
         saved = {}
         for p in parts:
-            if id(p) in inside:
+            if id(p) in inside or id(p) in saved:
                 continue
             name = f"_h{id(p)}"
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
             self.hoist_nodes[name] = p
+        before = {k: self.hoisted.get(k) for k in saved}  # a define's part may be an outer loop's too
         self.hoisted.update(saved)
         self.joins.update(joins)
         try:
             cond = self.src(e.cond, inner)
         finally:
-            for k in saved:
-                del self.hoisted[k]
+            for k, old in before.items():
+                if old is None:
+                    del self.hoisted[k]
+                else:
+                    self.hoisted[k] = old
             for k in joins:
                 del self.joins[k]
         return var, seq, cond, hoisted
+
+    def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
+        """The parts of defines applied to items in `cond` (written in place, see inline_define)
+        that do not depend on their parameter (`top_rank` in `playable(card)`): worked out once,
+        before the loop, like the condition's own."""
+        from .compiler import _children
+
+        out: list[ast.Expr] = []
+
+        def visit(node) -> None:
+            if isinstance(node, ast.Where):
+                return  # its own loop hoists its own
+            ref = self.c.p.refs.get(id(node)) if isinstance(node, ast.Call) else None
+            if ref is not None and ref[0] == "define" and (len(ref) < 3 or ref[2] is None):
+                info = self.c.p.defines[node.func]
+                if len(info.params) == 1 and len(node.args) == 1 \
+                        and re.fullmatch(r"_i\d+", self.src(node.args[0], inner) or ""):
+                    out.extend(self.c._invariant_parts(info.expr, 0))
+            for k in _children(node):
+                visit(k)
+
+        visit(cond)
+        return out
 
     @property
     def join_parts(self) -> dict[str, tuple[str, str, str, str]]:
