@@ -175,8 +175,12 @@ class SourceCompiler:
         n = self.c.g.players
         if e.start is None:
             return f"list(range({n}))"
-        start = self.src(e.start, items)
-        return f"[({self.player(e.start, start, 'players from')} + st.direction * _k) % {n} for _k in range({n})]"
+        start = self.player(e.start, self.src(e.start, items), "players from")
+        # Every seat's round, both ways, made once: a copy of one instead of a comprehension.
+        if not hasattr(self, "_rounds"):
+            self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
+        rounds = self.const(self._rounds)
+        return f"{rounds}[st.direction][{start}][:]"
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -409,8 +413,8 @@ class SourceCompiler:
         seq = self.src(e.seq, items)
         if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
             seq = seq[5:-1]  # only iterated: the distinct values need no list
-        if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
-            seq = f"range({self.c.g.players})"  # only iterated: no list needed
+        if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
+            seq = f"range({self.c.g.players})" if e.seq.start is None else seq[:-3]
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
         return seq
