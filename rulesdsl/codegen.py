@@ -176,11 +176,15 @@ class SourceCompiler:
         if e.start is None:
             return f"list(range({n}))"
         start = self.player(e.start, self.src(e.start, items), "players from")
-        # Every seat's round, both ways, made once: a copy of one instead of a comprehension.
+        return f"{self.rounds()}[st.direction][{start}][:]"
+
+    def rounds(self) -> str:
+        """Every seat's round of the table, both ways, made once: `players from p` is a copy of
+        one (`others` all of it but p), not a comprehension."""
         if not hasattr(self, "_rounds"):
+            n = self.c.g.players
             self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
-        rounds = self.const(self._rounds)
-        return f"{rounds}[st.direction][{start}][:]"
+        return self.const(self._rounds)
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -415,6 +419,8 @@ class SourceCompiler:
             seq = seq[5:-1]  # only iterated: the distinct values need no list
         if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
             seq = f"range({self.c.g.players})" if e.seq.start is None else seq[:-3]
+        if isinstance(e.seq, ast.Name) and self.c.p.refs.get(id(e.seq)) == ("builtin", "others"):
+            seq = f"{self.rounds()}[st.direction][st.current][1:]"
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
         return seq

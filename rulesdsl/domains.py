@@ -192,12 +192,19 @@ class DomainWriter:
             lines = inner.lines + [f"{inner.at()}{v} = {self.sc.const(table)}[{inner.var}]"]
             return Loop(inner.pre, lines, inner.depth, v, False, None not in table, None, inner.src, inner.safe,
                         inner.scans)
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params \
+                and "env" not in self.sc.src(e, items):
+            return self.each(self.c.p.defines[ref[1]].expr, {}, var)  # a define's list, written in place
         src = self.sc.src(e, items)
         if isinstance(e, ast.ListLit):
             src = f"({src})"
+        elif isinstance(e, ast.PlayersExpr) and e.start is not None:
+            src = src[:-3]  # only iterated: no copy
+        elif ref == ("builtin", "others"):
+            src = f"{self.sc.rounds()}[st.direction][st.current][1:]"
         v = var or self.fresh("x")
-        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        plain = isinstance(e, ast.PlayersExpr) or ref in (("builtin", "others"),)
+        plain = isinstance(e, ast.PlayersExpr) or ref == ("builtin", "others")
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
 
     def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
