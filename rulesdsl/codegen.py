@@ -19,6 +19,10 @@ from .engine.state import GRID, STACK
 from .errors import RulesRuntimeError
 
 
+# Built-ins that cost no loop of their own when their argument is no `where`.
+CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}
+
+
 class NoSource(Exception):
     """This expression is left to the closure compiler."""
 
@@ -382,8 +386,8 @@ class SourceCompiler:
             return False
 
         def cheap(node) -> bool:
-            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in ("abs", "min", "max")):
-                return False
+            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in CHEAP_CALLS):
+                return False  # (a call's own `where` is refused as a child)
             if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
                 return False
             return all(cheap(k) for k in _children(node))
