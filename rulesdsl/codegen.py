@@ -18,7 +18,6 @@ from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
 from .engine.state import GRID, STACK
 from .errors import RulesRuntimeError
 
-
 # Built-ins that cost no loop of their own when their argument is no `where`.
 CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}
 

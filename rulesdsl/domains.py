@@ -170,9 +170,26 @@ class DomainWriter:
         if spec is not None:
             v = var or self.fresh("c")
             src = self.zone_src(e, spec, items)
+            safe = "_player(" not in src  # a zone of a player who may be none fails
             if self.g.zone_shape[self.g.zone_base[spec]] == GRID:
-                return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec, src, True)
-            return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec, src, True)
+                return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec, src, safe)
+            return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec, src, safe)
+        if isinstance(e, ast.Attr) and self.c.type(e.obj) == "list[player]" and self.c.type(e) == "list[card]" \
+                and e.name in self.g.zone_spec_names:
+            # `(others where ...).square`: each player's zone in turn
+            spec = self.g.zone_spec_names.index(e.name)
+            base = self.g.zone_base[spec]
+            inner = self.each(e.obj, items, None)
+            p, v = inner.var, var or self.fresh("c")
+            at = inner.at()
+            lines = list(inner.lines)
+            if not inner.nonnone:
+                lines.append(f"{at}if {p} is not None:")
+                at += "    "
+            lines += [f"{at}for {v} in st.zones[{base} + {p}]:", f"{at}    if {v} is not None:"]
+            hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
+            return Loop(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
+                        inner.src, inner.safe, inner.scans)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
