@@ -326,7 +326,10 @@ class SourceCompiler:
     def s_Range(self, e: ast.Range, items):
         from .compiler import MAX_RANGE
 
-        return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
+        low, high = self.src(e.low, items), self.src(e.high, items)
+        if re.fullmatch(r"-?\d+", low) and re.fullmatch(r"-?\d+", high) and int(high) - int(low) <= MAX_RANGE:
+            return repr(list(range(int(low), int(high) + 1)))  # numbers known now (literals, parameters): no call
+        return f"_range({low}, {high}, {MAX_RANGE})"
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
