@@ -347,6 +347,9 @@ class SourceCompiler:
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
+        if eager and not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
+                and w.seq.start is None:
+            return self.unrolled(f, var, cond)
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
             return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
         return self.scan_body(f, var, seq, cond, hoisted, eager)
@@ -370,6 +373,21 @@ class SourceCompiler:
         if f in ("top", "last"):
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
+
+    def unrolled(self, f: str, var: str, cond: str) -> str:
+        """A scan over every player, one test per seat written out (there are few): no loop at all.
+        The test is cheap and cannot fail, so testing a seat more or less changes nothing."""
+        item = re.compile(rf"\b{var}\b")
+        tests = ["(" + item.sub(str(p), cond) + ")" for p in range(self.c.g.players)]
+        if f == "count":
+            return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
+        if f in ("any", "empty"):
+            yes, no = ("True", "False") if f == "any" else ("False", "True")
+            return f"({yes} if {' or '.join(tests)} else {no})"
+        seats = list(range(len(tests)))
+        if f in ("top", "last"):
+            seats.reverse()
+        return "(" + " else ".join(f"{p} if {tests[p]}" for p in seats) + " else None)"
 
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that

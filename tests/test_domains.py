@@ -14,7 +14,8 @@ from rulesdsl.compiler import compile_program
 # in a table (and a loop over the hand that reads that table), a whole hand (identical cards merge
 # unless the chooser does not know them, the card more players know is kept), a pile (never
 # merged), a list with repeats and none, a grid, an attribute that some cards lack, and a define
-# applied to the items. Loops of several actions over the same hand run as one.
+# applied to the items. Loops of several actions over the same hand run as one; scans
+# over the players are written out seat by seat.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -24,6 +25,9 @@ zone deck: stack, hidden, refill from pile keeping 1
 zone hand per player: hand, private
 zone pile: stack, public
 zone square per player: grid, hidden
+var leader: player = none
+var second: player = none
+var tally = 0
 define twin(x: card) = x is c and count(me.hand where it is c and it.n == x.n) >= 2
 setup {
     shuffle deck
@@ -47,6 +51,11 @@ action strict {
 action twins {
     choose x in me.hand where twin(x) and x.n != 3
     move x to pile
+}
+action lead {
+    leader = top(players where count(it.hand) >= 2)
+    second = first(players where count(it.hand) < 3 and it != me)
+    tally = count(players where any(it.hand))
 }
 action tell {
     choose x in me.hand
@@ -90,10 +99,11 @@ def test_generated_options_are_the_closures_options(tmp_path):
         rng = random.Random(seed)
         while not a.is_over:
             assert a.options == b.options and a.move_texts() == b.move_texts()
-            assert json.loads(a.to_json())["zones"] == json.loads(b.to_json())["zones"]
+            da, db = json.loads(a.to_json()), json.loads(b.to_json())
+            assert da["zones"] == db["zones"] and da["vars"] == db["vars"]
             if a.pending == 0:
                 hand = a.zones[fast.zone_index("hand", a.current)]
-                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 4)
+                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 5)
             i = rng.randrange(a.num_moves())
             a.apply_index(i)
             b.apply_index(i)
