@@ -503,6 +503,9 @@ class SourceCompiler:
                 info = self.c.p.defines[node.func]
                 if len(info.params) == 1 and len(node.args) == 1 \
                         and re.fullmatch(r"_i\d+", self.src(node.args[0], inner) or ""):
+                    # Its body as a function of its own first, while none of its parts stands for
+                    # a name of this loop (a call with another argument uses it).
+                    self.c._define_body(node.func)
                     out.extend(self.c._invariant_parts(info.expr, 0))
             for k in _children(node):
                 visit(k)

@@ -13,9 +13,9 @@ from rulesdsl.compiler import compile_program
 # Every form the loops handle: a filter with a value worked out first (`top(...)`), pairs counted
 # in a table (and a loop over the hand that reads that table), a whole hand (identical cards merge
 # unless the chooser does not know them, the card more players know is kept), a pile (never
-# merged), a list with repeats and none, a grid, an attribute that some cards lack, and a define
-# applied to the items. Loops of several actions over the same hand run as one; scans
-# over the players are written out seat by seat.
+# merged), a list with repeats and none, a grid, an attribute that some cards lack, and defines
+# applied to the items (and to other values in the same test). Loops of several actions over the
+# same hand run as one; scans over the players are written out seat by seat.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -28,6 +28,8 @@ zone square per player: grid, hidden
 var leader: player = none
 var second: player = none
 var tally = 0
+define top_n = top(pile where it is c).n
+define high(x: card) = x is c and top_n != none and x.n >= top_n
 define twin(x: card) = x is c and count(me.hand where it is c and it.n == x.n) >= 2
 setup {
     shuffle deck
@@ -50,6 +52,10 @@ action strict {
 }
 action twins {
     choose x in me.hand where twin(x) and x.n != 3
+    move x to pile
+}
+action high {
+    choose x in me.hand where high(x) or high(top(deck))
     move x to pile
 }
 action lead {
@@ -103,7 +109,7 @@ def test_generated_options_are_the_closures_options(tmp_path):
             assert da["zones"] == db["zones"] and da["vars"] == db["vars"]
             if a.pending == 0:
                 hand = a.zones[fast.zone_index("hand", a.current)]
-                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 5)
+                merged += len(hand) > sum(1 for ai, _ in a.options if ai == 6)
             i = rng.randrange(a.num_moves())
             a.apply_index(i)
             b.apply_index(i)
