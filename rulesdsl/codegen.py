@@ -16,10 +16,12 @@ from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
-from .engine.state import GRID, LEAF_DONE, RELOAD
+from .engine.state import GRID, LEAF_DONE, RELOAD, STACK
 from .errors import RulesRuntimeError
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+# Built-ins that cost no loop of their own when their argument is no `where`.
+CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}
 
 
 class NoSource(Exception):
@@ -101,11 +103,15 @@ def number(src: str) -> bool:
 
 
 def _sum(values):
+    if type(values) is list and None not in values:  # the common case: nothing to skip
+        return sum(values)
     return sum([v for v in values if v is not None])  # (a list: quicker than a generator)
 
 
 def _pick(f, values):
-    return f([v for v in values if v is not None], default=None)  # (a list: quicker than a generator)
+    if type(values) is list and None not in values:
+        return f(values, default=None)
+    return f([v for v in values if v is not None], default=None)
 
 
 def _rand(st, s):
@@ -240,10 +246,18 @@ class SourceCompiler:
         if e.start is None:
             return "[" + ", ".join(map(str, range(n))) + "]"
         start = self.src(e.start, items)
-        seat = self.player(e.start, start, 'players from')
+        seat = self.player(e.start, start, "players from")
         if pure(start) and n <= MAX_WRITTEN:
             return _seats(seat, range(n), n)
-        return f"[({seat} + st.direction * _k) % {n} for _k in range({n})]"
+        return f"{self.rounds()}[st.direction][{seat}][:]"
+
+    def rounds(self) -> str:
+        """Every seat's round of the table, both ways, made once: `players from p` is a copy of
+        one (`others` all of it but p), not a comprehension."""
+        if not hasattr(self, "_rounds"):
+            n = self.c.g.players
+            self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
+        return self.const(self._rounds)
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -328,8 +342,11 @@ class SourceCompiler:
             if len(ref) > 2 and ref[2] is not None:
                 raise NoSource("define applied to each item")
             info = self.c.p.defines[e.func]
-            body = self.const(self.c._define_body(e.func))
             args = [self.src(a, items) for a in e.args]
+            inlined = self.inline_define(info, args)
+            if inlined is not None:
+                return inlined
+            body = self.const(self.c._define_body(e.func))
             pad = info.nlocals - len(args)
             env = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
             return f"{body}(st, {env})"
@@ -345,7 +362,9 @@ class SourceCompiler:
         n = g.players
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
-            "top": f"_last({x})", "last": f"_last({x})", "first": f"_first({x})", "bottom": f"_first({x})",
+            # no call: `x or [None]` is x itself unless it is empty
+            "top": f"({x} or [None])[-1]", "last": f"({x} or [None])[-1]", "first": f"({x} or [None])[0]",
+            "bottom": f"({x} or [None])[0]",
             "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
             "sorted": f"sorted(_v for _v in {x} if _v is not None)", "abs": f"abs({x})",
         }
@@ -367,6 +386,21 @@ class SourceCompiler:
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
+
+    def inline_define(self, info, args: list[str]) -> str | None:
+        """A define applied to loop items (`playable(card)` in a `where`), written in place with its
+        parameters read from the items: no call, no list of locals. Only for items (names that
+        are evaluated already and never none) that no loop inside the define hides."""
+        if not args or len(args) != len(info.params) or not all(re.fullmatch(r"_i\d+", a) for a in args):
+            return None
+        if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
+                & set(args):
+            return None
+        try:
+            src = self.src(info.expr, dict(enumerate(args)))
+        except NoSource:
+            return None
+        return f"({src})" if "env" not in src and len(src) < 2000 else None
 
     def fallback(self, e: ast.Expr) -> str:
         raise NoSource(type(e).__name__)
@@ -439,7 +473,10 @@ class SourceCompiler:
     def s_Range(self, e: ast.Range, items):
         from .compiler import MAX_RANGE
 
-        return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
+        low, high = self.src(e.low, items), self.src(e.high, items)
+        if re.fullmatch(r"-?\d+", low) and re.fullmatch(r"-?\d+", high) and int(high) - int(low) <= MAX_RANGE:
+            return repr(list(range(int(low), int(high) + 1)))  # numbers known now (literals, parameters): no call
+        return f"_range({low}, {high}, {MAX_RANGE})"
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
@@ -475,14 +512,26 @@ class SourceCompiler:
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
+        eager = self.short(w)
+        if eager and not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
+                and w.seq.start is None:
+            return self.unrolled(f, var, cond)
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
-            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, []))
-        return self.scan_body(f, var, seq, cond, hoisted)
+            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
+        return self.scan_body(f, var, seq, cond, hoisted, eager)
 
-    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]]) -> str:
+    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]],
+                  eager: bool = False) -> str:
+        """A count, a test or a search over a `where`. A list comprehension is quicker than a
+        generator that stops early (one call, no resuming) on a short list with a cheap test that
+        cannot fail (`eager`); a count goes over every item anyway."""
         loop = f"{self.bind(hoisted)}{var} in {seq} if {cond}"
         if f == "count":
-            return f"sum(1 for {loop})"
+            return f"len([1 for {loop}])"
+        if eager:
+            found = f"[{var} for {loop}]"
+            return {"any": f"(not not {found})", "empty": f"(not {found})", "top": f"({found} or [None])[-1]",
+                    "last": f"({found} or [None])[-1]"}.get(f, f"({found} or [None])[0]")
         if f == "any":
             return f"any(True for {loop})"
         if f == "empty":
@@ -490,6 +539,58 @@ class SourceCompiler:
         if f in ("top", "last"):
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
+
+    def unrolled(self, f: str, var: str, cond: str) -> str:
+        """A scan over every player, one test per seat written out (there are few): no loop at all.
+        The test is cheap and cannot fail, so testing a seat more or less changes nothing."""
+        item = re.compile(rf"\b{var}\b")
+        tests = ["(" + item.sub(str(p), cond) + ")" for p in range(self.c.g.players)]
+        if f == "count":
+            return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
+        if f in ("any", "empty"):
+            yes, no = ("True", "False") if f == "any" else ("False", "True")
+            return f"({yes} if {' or '.join(tests)} else {no})"
+        seats = list(range(len(tests)))
+        if f in ("top", "last"):
+            seats.reverse()
+        return "(" + " else ".join(f"{p} if {tests[p]}" for p in seats) + " else None)"
+
+    def short(self, w: ast.Where) -> bool:
+        """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
+        cannot fail? Then testing every item costs less than stopping at the first match."""
+        from .compiler import _children
+
+        seq = w.seq
+        g = self.c.g
+        spec = self.zone_spec(seq)
+        if spec is not None:
+            short = g.zone_shape[g.zone_base[spec]] != STACK
+        else:
+            short = isinstance(seq, ast.PlayersExpr) or (
+                isinstance(seq, ast.Name) and self.c.p.refs.get(id(seq)) == ("builtin", "others"))
+        if not short or not self.safe(w.cond, frozenset([self.c.p.slots[id(w)]])):
+            return False
+
+        def cheap(node) -> bool:
+            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in CHEAP_CALLS):
+                return False  # (a call's own `where` is refused as a child)
+            if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
+                return False
+            return all(cheap(k) for k in _children(node))
+
+        return cheap(w.cond)
+
+    def zone_spec(self, e: ast.Expr) -> int | None:
+        """The zone spec of an expression that is a zone itself (`plate`, `me.hand`), else None."""
+        g = self.c.g
+        if isinstance(e, ast.Name):
+            ref = self.c.p.refs.get(id(e))
+            return ref[1] if ref is not None and ref[0] == "zone" else None
+        if isinstance(e, ast.Attr) and e.name in g.zone_spec_names and self.type(e) == ZONE \
+                and self.type(e.obj) == PLAYER:
+            spec = g.zone_spec_names.index(e.name)
+            return spec if g.zone_spec_per_player[spec] else None
+        return None
 
     @staticmethod
     def bind(hoisted: list[tuple[str, str]]) -> str:
@@ -506,8 +607,10 @@ class SourceCompiler:
         seq = self.src(e.seq, items)
         if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
             seq = seq[5:-1]  # only iterated: the distinct values need no list
-        if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
-            seq = f"range({self.c.g.players})"  # only iterated: no list needed
+        if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
+            seq = f"range({self.c.g.players})" if e.seq.start is None else seq[:-3]
+        if isinstance(e.seq, ast.Name) and self.c.p.refs.get(id(e.seq)) == ("builtin", "others"):
+            seq = f"{self.rounds()}[st.direction][st.current][1:]"
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
         return seq
@@ -519,30 +622,76 @@ class SourceCompiler:
         inner = dict(items)
         inner[slot] = var
         hoisted: list[tuple[str, str]] = []
-        parts = [p for p in self.c._invariant_parts(e.cond, slot) if self.safe(p)]
+        parts = [p for p in self.c._invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)]
         joins = {}
         inside: set[int] = set()  # nodes of the joined counts: never compiled in place
-        for node, name, hist, key in self.join_candidates(e, {id(p) for p in parts}, items):
+        for node, name, hist, key, pieces in self.join_candidates(e, {id(p) for p in parts}, items):
             hoisted.append((name, hist))
             joins[id(node)] = (name, key)
+            self.join_parts[name] = pieces
             inside |= _descendants(node)
         saved = {}
         for p in parts:
-            if id(p) in inside:
+            if id(p) in inside or id(p) in saved:
                 continue
             name = f"_h{id(p)}"
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
+            self.hoist_nodes[name] = p
+        before = {k: self.hoisted.get(k) for k in saved}  # a define's part may be an outer loop's too
         self.hoisted.update(saved)
         self.joins.update(joins)
         try:
             cond = self.src(e.cond, inner)
         finally:
-            for k in saved:
-                del self.hoisted[k]
+            for k, old in before.items():
+                if old is None:
+                    del self.hoisted[k]
+                else:
+                    self.hoisted[k] = old
             for k in joins:
                 del self.joins[k]
         return var, seq, cond, hoisted
+
+    def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
+        """The parts of defines applied to items in `cond` (written in place, see inline_define)
+        that do not depend on their parameter (`top_rank` in `playable(card)`): worked out once,
+        before the loop, like the condition's own."""
+        from .compiler import _children
+
+        out: list[ast.Expr] = []
+
+        def visit(node) -> None:
+            if isinstance(node, ast.Where):
+                return  # its own loop hoists its own
+            ref = self.c.p.refs.get(id(node)) if isinstance(node, ast.Call) else None
+            if ref is not None and ref[0] == "define" and (len(ref) < 3 or ref[2] is None):
+                info = self.c.p.defines[node.func]
+                if len(info.params) == 1 and len(node.args) == 1 \
+                        and re.fullmatch(r"_i\d+", self.src(node.args[0], inner) or ""):
+                    # Its body as a function of its own first, while none of its parts stands for
+                    # a name of this loop (a call with another argument uses it).
+                    self.c._define_body(node.func)
+                    out.extend(self.c._invariant_parts(info.expr, 0))
+            for k in _children(node):
+                visit(k)
+
+        visit(cond)
+        return out
+
+    @property
+    def join_parts(self) -> dict[str, tuple[str, str, str, str]]:
+        """Per joined count's table: its loop variable, sequence, test and key (for generated loops)."""
+        if not hasattr(self, "_join_parts"):
+            self._join_parts: dict[str, tuple[str, str, str, str]] = {}
+        return self._join_parts
+
+    @property
+    def hoist_nodes(self) -> dict[str, ast.Expr]:
+        """Per name of a value worked out before a loop: its expression."""
+        if not hasattr(self, "_hoist_nodes"):
+            self._hoist_nodes: dict[str, ast.Expr] = {}
+        return self._hoist_nodes
 
     @property
     def joins(self) -> dict[int, tuple[str, ast.Expr]]:
@@ -628,9 +777,10 @@ class SourceCompiler:
                 inner = dict(items)
                 inner[slot] = var
                 test = " and ".join(f"({self.src(r, inner)})" for r in rest)
-                hist = f"_hist([{self.src(key, inner)} for {var} in {self.loop_seq(w, items)}"
+                key_src, seq = self.src(key, inner), self.loop_seq(w, items)
+                hist = f"_hist([{key_src} for {var} in {seq}"
                 hist += f" if {test}])" if test else "])"
-                return hist, value
+                return hist, value, (var, seq, test, key_src)
         return None
 
     @property
@@ -646,28 +796,56 @@ class SourceCompiler:
         values = ", ".join(v for _, v in hoisted)
         return f"(lambda {names}: {body})({values})"
 
-    def safe(self, e: ast.Expr) -> bool:
-        """Can this part be worked out before the loop without a risk of failing?"""
+    def safe(self, e: ast.Expr, items: frozenset[int] = frozenset()) -> bool:
+        """Can this part be worked out before the loop without a risk of failing? `items`: the
+        locals that hold the items of a loop over players or cards (never none)."""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):
             if self.type(e.obj) in (CARD, ZONE, "list[card]"):
-                return self.safe(e.obj)
-            # `me.hand`, `me.tokens`: the current player is never none
-            return isinstance(e.obj, ast.Name) and self.c.p.refs.get(id(e.obj)) == ("builtin", "me")
+                return self.safe(e.obj, items)
+            # `me.hand`, `me.tokens`: the current player is never none; nor is an item
+            return self.some_player(e.obj, items)
         if isinstance(e, ast.Call):
             ref = self.c.p.refs.get(id(e))
             if ref is not None and ref[0] == "define":
                 return False
-            return e.func in SAFE_CALLS and all(self.safe(a) for a in e.args)
+            return e.func in SAFE_CALLS and all(self.safe(a, items) for a in e.args)
         if isinstance(e, ast.Where):
-            return self.safe(e.seq) and self.safe(e.cond)
+            return self.safe(e.seq, items) and self.safe(e.cond, items)
         if isinstance(e, ast.IsKind):
-            return self.safe(e.operand)
+            return self.safe(e.operand, items)
         if isinstance(e, ast.Binary):
-            return e.op in ("==", "!=", "and", "or", "in") and self.safe(e.left) and self.safe(e.right)
+            if e.op in ("<", "<=", ">", ">=", "+", "-", "*"):  # on numbers that are never none
+                return self.number(e.left, items) and self.number(e.right, items)
+            return e.op in ("==", "!=", "and", "or", "in") and self.safe(e.left, items) and self.safe(e.right, items)
         if isinstance(e, ast.Unary):
-            return e.op == "not" and self.safe(e.operand)
+            return e.op == "not" and self.safe(e.operand, items)
+        return False
+
+    def some_player(self, e: ast.Expr, items: frozenset[int]) -> bool:
+        """Is `e` a player that is never none: `me`, or an item of a loop over players?"""
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        return ref == ("builtin", "me") or (ref is not None and ref[0] == "local" and ref[1] in items)
+
+    def number(self, e: ast.Expr, items: frozenset[int]) -> bool:
+        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum of them)?"""
+        if self.type(e) != INT:
+            return False
+        if isinstance(e, ast.IntLit):
+            return True
+        if isinstance(e, ast.Name):
+            ref = self.c.p.refs.get(id(e)) or ("",)
+            return ref[0] == "counter" or (ref[0] == "const" and isinstance(ref[1], int)) \
+                or ref in (("builtin", "round"), ("builtin", "turn"), ("builtin", "player_count"))
+        if isinstance(e, ast.Attr):
+            return e.name in self.c.g.counter_layout and self.some_player(e.obj, items)
+        if isinstance(e, ast.Call):
+            return e.func == "count" and self.c.p.refs.get(id(e)) is None and self.safe(e, items)
+        if isinstance(e, ast.Binary):
+            return e.op in ("+", "-", "*") and self.number(e.left, items) and self.number(e.right, items)
+        if isinstance(e, ast.Unary):
+            return e.op == "-" and self.number(e.operand, items)
         return False
 
 
@@ -825,6 +1003,15 @@ def _return_src(code, k: int) -> str | None:
     if body == [f"return {LEAF_DONE}"]:
         return str(LEAF_DONE)
     return None
+
+
+def _descendants_nodes(node) -> list:
+    from .compiler import _children
+
+    out = [node]
+    for k in _children(node):
+        out += _descendants_nodes(k)
+    return out
 
 
 def _descendants(node) -> set[int]:

@@ -17,6 +17,7 @@ import attrs
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler
+from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
     CONTROL,
@@ -443,7 +444,14 @@ class Compiler:
         g = self.g
         inline, const = self.source.inline, self.source.const
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
-        for ai, a in enumerate(g.actions):
+        run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
+        for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
+            plan = self._option_plan(ai, a, info)
+            if plan is not None:
+                run.append(plan)
+                continue
+            lines.extend("    " + line for line in fuse(run, "_wo{i}"))
+            run = []
             ind = ""
             body = []
             if a.cond is not None:
@@ -452,16 +460,22 @@ class Compiler:
             if a.lead is None:
                 body.append(f"{ind}opts.append(({ai}, None))")
             else:
-                # An empty domain has no options: no call to sort out duplicates.
-                body.append(f"{ind}_d = {inline(a.lead.domain)}")
                 fn = self.distinct_fn(a.lead)
-                if fn is distinct_plain:
-                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) if _v is not None])")
-                else:
-                    body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
+                try:  # loops that filter, merge and append as they go
+                    body += [ind + line for line in self.domains.options(info.body[0].domain, fn, "me", "opts",
+                                                                         f"({ai}, {{v}})")]
+                except NoSource:
+                    # An empty domain has no options: no call to sort out duplicates.
+                    body.append(f"{ind}_d = {inline(a.lead.domain)}")
+                    if fn is distinct_plain:
+                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) "
+                                    "if _v is not None])")
+                    else:
+                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
             if any("env" in line for line in body):
                 lines.append(f"    env = [None] * {a.nlocals}")
             lines.extend("    " + line for line in body)
+        lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
         scope: dict[str, object] = {}
         try:
@@ -471,6 +485,21 @@ class Compiler:
         exec(code, self.source.names, scope)
         self.turn_option_lines = lines
         return scope["turn_options"]
+
+    def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
+        """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
+        run with other actions' (its other lines stay in its turn)."""
+        if a.cond is not None or not self.codegen:
+            return None
+        if a.lead is None:
+            return Plan(post=[f"opts.append(({ai}, None))"])
+        try:
+            plan = self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})")
+        except NoSource:
+            return None
+        if any("env" in line for line in plan.lines("opts")):
+            return None  # it reads the action's locals
+        return plan
 
     def _finish(self) -> Callable:
         g, p, n = self.g, self.p, self.n
@@ -1111,12 +1140,18 @@ class Compiler:
 
         def src() -> list[str]:
             inline, const = self.source.inline, self.source.const
+            try:  # loops that filter, merge and append as they go
+                options = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
+            except NoSource:
+                options = [
+                    f"_v = {inline(domain)}",
+                    *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
+                      if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
+                ]
             return [
                 f"_p = {'st.current' if by is None else inline(by)}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                f"_v = {inline(domain)}",
-                *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"] if distinct is distinct_plain
-                  else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
+                *options,
                 *(["_v.append(None)"] if optional else []),
                 f"if not _v: env[{slot}] = None; return @NEXT@",
                 f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
@@ -1124,6 +1159,13 @@ class Compiler:
             ]
 
         b.emit(op, s.span, CONTROL, src)
+
+    @property
+    def domains(self) -> DomainWriter:
+        """Writes decisions' domains as statements for generated functions."""
+        if not hasattr(self, "_domains"):
+            self._domains = DomainWriter(self.source)
+        return self._domains
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
