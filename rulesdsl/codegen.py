@@ -608,7 +608,7 @@ class SourceCompiler:
         if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
             seq = seq[5:-1]  # only iterated: the distinct values need no list
         if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
-            seq = f"range({self.c.g.players})" if e.seq.start is None else seq[:-3]
+            seq = f"range({self.c.g.players})" if e.seq.start is None else seq.removesuffix("[:]")
         if isinstance(e.seq, ast.Name) and self.c.p.refs.get(id(e.seq)) == ("builtin", "others"):
             seq = f"{self.rounds()}[st.direction][st.current][1:]"
         if isinstance(e.seq, ast.ListLit):

@@ -85,6 +85,8 @@ class Compiler:
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
+        self.block_of = self.g.block  # (one bound method, so generated code names it once)
+        self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
         self.source = SourceCompiler(self)
@@ -619,7 +621,7 @@ class Compiler:
                 f"_e = {new}",
                 f"_r = {const(first)}(st, _e)",
                 "while _r >= 0:",
-                f"    _r = ({const(code.blocks)}[_r] or {const(self.g.block)}({code.index}, _r))(st, _e)",
+                f"    _r = ({const(code.blocks)}[_r] or {const(self.block_of)}({code.index}, _r))(st, _e)",
                 f"if _r != {LEAF_DONE}: return {STACKED}",
             ]
 
@@ -1358,8 +1360,11 @@ class Compiler:
         if self.codegen and not self.hoist:
             try:
                 return self.source.compile(e)
-            except (NoSource, SyntaxError):
+            except NoSource:
                 pass  # this expression runs as closures
+            except SyntaxError:
+                self.refused.append(e.span)  # generated source Python refused: a bug to look into
+
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def _cached_reader(self, e: ast.Expr, cache: list, i: int) -> Fn:

@@ -217,7 +217,7 @@ class DomainWriter:
         if isinstance(e, ast.ListLit):
             src = f"({src})"
         elif isinstance(e, ast.PlayersExpr) and e.start is not None:
-            src = src[:-3]  # only iterated: no copy
+            src = src.removesuffix("[:]")  # only iterated: no copy
         elif ref == ("builtin", "others"):
             src = f"{self.sc.rounds()}[st.direction][st.current][1:]"
         v = var or self.fresh("x")
