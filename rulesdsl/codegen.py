@@ -102,6 +102,11 @@ def number(src: str) -> bool:
     return src.strip("()").isdigit()
 
 
+def _item(src: str) -> bool:
+    """A loop's item (`_i4`) or a number: evaluated already, never none."""
+    return number(src) or re.fullmatch(r"_i\d+", src) is not None
+
+
 def _sum(values):
     if type(values) is list and None not in values:  # the common case: nothing to skip
         return sum(values)
@@ -339,9 +344,9 @@ class SourceCompiler:
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))
         if ref is not None and ref[0] == "define":
-            if len(ref) > 2 and ref[2] is not None:
-                raise NoSource("define applied to each item")
             info = self.c.p.defines[e.func]
+            if len(ref) > 2 and ref[2] is not None:
+                return self.each_define(info, e, items)
             args = [self.src(a, items) for a in e.args]
             inlined = self.inline_define(info, args)
             if inlined is not None:
@@ -377,12 +382,23 @@ class SourceCompiler:
             return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
         owner = self.const(g.zone_owner)
         if f == "owner":
+            if _item(x):  # a loop's item, a constant: never none, read twice with no `:=`
+                return f"(None if {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
+            if pure(x):
+                return f"(None if {x} is None or {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
             return f"(None if (_o := {x}) is None or {owner}[st.loc[_o]] < 0 else {owner}[st.loc[_o]])" \
                 if not items else self.fallback(e)
         if f == "place":
+            if _item(x):
+                return f"(st.zones[st.loc[{x}]].index({x}) + 1)"
+            if pure(x):
+                return f"(None if {x} is None else st.zones[st.loc[{x}]].index({x}) + 1)"
             return f"(None if (_o := {x}) is None else st.zones[st.loc[_o]].index(_o) + 1)" \
                 if not items else self.fallback(e)
         if f == "knows":
+            if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
+                tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
+                return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
@@ -401,6 +417,19 @@ class SourceCompiler:
         except NoSource:
             return None
         return f"({src})" if "env" not in src and len(src) < 2000 else None
+
+    def each_define(self, info, e: ast.Call, items) -> str:
+        """A one-parameter define applied to each item of a list (`points(p.square)`): one
+        comprehension over the list, none skipped, with the define written in place."""
+        if len(e.args) != 1:
+            raise NoSource("define applied to each item")
+        seq = self.src(e.args[0], items)
+        self.spread_vars = getattr(self, "spread_vars", 0) + 1
+        var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
+        body = self.inline_define(info, [var])
+        if body is None:
+            raise NoSource("define applied to each item")
+        return f"[{body} for {var} in {seq} if {var} is not None]"
 
     def fallback(self, e: ast.Expr) -> str:
         raise NoSource(type(e).__name__)
