@@ -85,6 +85,22 @@ def test_same_seed_and_moves_replay_to_the_same_state(tempurra4):
     assert fingerprint(s1) == fingerprint(s2)
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 8, 9, 52, 95])
+def test_a_shuffle_draws_as_randbelow_one_card_at_a_time(tempurra4, size):
+    # shuffle_zone draws every random number at once (from 8 cards): the same permutation and
+    # the same generator state as Fisher-Yates with one randbelow per card.
+    s = tempurra4.new_game(3, log=False)
+    ref = s.clone()
+    s.zones[0][:] = list(range(size))
+    s.shuffle_zone(0)
+    cards = list(range(size))
+    for i in range(size - 1, 0, -1):
+        j = ref.randbelow(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    assert s.zones[0][:size] == cards
+    assert s.rng == ref.rng
+
+
 def test_replay_by_move_text_matches_replay_by_index(tempurra4):
     s1 = tempurra4.new_game(4)
     s2 = tempurra4.new_game(4)
