@@ -54,16 +54,23 @@ def _first_attr(table, s):
 
 
 def _end_of(src: str) -> tuple[str | None, str]:
-    """("_last", "S") if src is the one call `_last(S)` (or `_first`), else (None, "")."""
-    if not src.startswith(("_last(", "_first(")):
+    """("_last", "S") if src is the one call `_last(S)` or `(S or [None])[-1]` (or `_first`,
+    `[0]`), else (None, "")."""
+    if not src.startswith(("_last(", "_first(", "(")):
         return None, ""
     try:
         tree = pyast.parse(src, mode="eval").body
     except SyntaxError:
         return None, ""
     if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
-            and not tree.keywords:
+            and not tree.keywords and tree.func.id in ("_last", "_first"):
         return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
+    if isinstance(tree, pyast.Subscript) and isinstance(tree.value, pyast.BoolOp) \
+            and isinstance(tree.value.op, pyast.Or) and len(tree.value.values) == 2 \
+            and pyast.unparse(tree.value.values[1]) == "[None]" and pyast.unparse(tree.slice) in ("-1", "0"):
+        seq = pyast.get_source_segment(src, tree.value.values[0])
+        if seq:
+            return ("_last" if pyast.unparse(tree.slice) == "-1" else "_first"), seq
     return None, ""
 
 
