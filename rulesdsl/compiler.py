@@ -783,9 +783,7 @@ class Compiler:
         log_move = self._log_move
         grid = self.g.zone_grid  # prepared with the zones, before any statement is compiled
 
-        def op(st, env):
-            zi = src(st, env)
-            dst = to(st, env)
+        def move(st, zi, dst):
             if zi != dst and not grid[zi] and not grid[dst]:
                 moved = st.move_all(zi, dst)
                 if st.log is not None:
@@ -799,12 +797,29 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
+        def op(st, env):
+            move(st, src(st, env), to(st, env))
+
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
-            call = f"{self.source.const(op)}(st, env)"
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return ["if st.log is not None:", f"    {call}", "else:", f"    st.move_all({a}, {d})"]
-            return [call]
+                return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                        f"    st.move_all({a}, {d})"]
+            # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
+            # hands without a log, written out; the rest in `move`.
+            table = self.source.const(grid)
+            fast = ["st.log is None"]
+            for var, z in (("_z", a), ("_d", d)):
+                if not z.isdigit():
+                    fast.append(f"not {table}[{var}]")
+                elif grid[int(z)]:
+                    fast = []
+                    break
+            call = f"{self.source.const(move)}(st, _z, _d)"
+            lines = [f"_z = {a}", f"_d = {d}"]
+            if not fast or (a.isdigit() and d.isdigit() and a == d):
+                return lines + [call]
+            return lines + [f"if _z != _d and {' and '.join(fast)}: st.move_all(_z, _d)", f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
 
