@@ -549,9 +549,18 @@ class SourceCompiler:
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
-        if eager and not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
-                and w.seq.start is None:
-            return self.unrolled(f, var, cond)
+        n = self.c.g.players
+        if not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
+                and n <= MAX_WRITTEN and len(cond) * n <= 4000:
+            if w.seq.start is None:
+                return self.unrolled(f, var, cond, [str(p) for p in range(n)])
+            start = self.src(w.seq.start, items)
+            if pure(start):  # `players from p`: p read again for each seat, checked first as the list is
+                scan = self.unrolled(f, var, cond, [start] + [f"(({start} + st.direction * {k}) % {n})"
+                                                              for k in range(1, n)])
+                if self.player(w.seq.start, start, "players from") == start:
+                    return scan
+                return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
             return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
         return self.scan_body(f, var, seq, cond, hoisted, eager)
@@ -576,20 +585,21 @@ class SourceCompiler:
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
 
-    def unrolled(self, f: str, var: str, cond: str) -> str:
+    def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
-        The test is cheap and cannot fail, so testing a seat more or less changes nothing."""
+        The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the
+        same tests run as in a generator; `seats` is each one's source, in the table's order."""
         item = re.compile(rf"\b{var}\b")
-        tests = ["(" + item.sub(str(p), cond) + ")" for p in range(self.c.g.players)]
+        tests = ["(" + item.sub(lambda _m, p=p: p, cond) + ")" for p in seats]
         if f == "count":
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         if f in ("any", "empty"):
             yes, no = ("True", "False") if f == "any" else ("False", "True")
             return f"({yes} if {' or '.join(tests)} else {no})"
-        seats = list(range(len(tests)))
+        order = list(range(len(tests)))
         if f in ("top", "last"):
-            seats.reverse()
-        return "(" + " else ".join(f"{p} if {tests[p]}" for p in seats) + " else None)"
+            order.reverse()
+        return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
