@@ -95,6 +95,10 @@ def _some(v, msg):
 _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
 
 
+# A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
+_LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
+_VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
+
 # A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
 
@@ -561,6 +565,16 @@ class SourceCompiler:
                 if self.player(w.seq.start, start, "players from") == start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
+        if f in ("count", "any", "empty") and not hoisted and self.zone_spec(w.seq) is not None:
+            lookup = _LOOKUP.fullmatch(cond)
+            if lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
+                    and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
+                # `any(hand where it.rank == r)`: a zone's cards (never none) looked up and compared
+                # in C, no Python frame per card; the value is a read that cannot fail.
+                values = f"map({lookup.group(1)}.__getitem__, {seq})"
+                value = lookup.group(3)
+                return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
+                        "count": f"list({values}).count({value})"}[f]
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
             return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
         return self.scan_body(f, var, seq, cond, hoisted, eager)
