@@ -74,6 +74,20 @@ def _end_of(src: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def _grid_places(src: str) -> str:
+    """`Z` for `[_c for _c in Z if _c is not None]` (a grid's cards, as s_Name and s_Attr write
+    them), for a loop that skips none anyway; else src itself."""
+    if not src.startswith("[_c for _c in st.zones["):
+        return src
+    tree = pyast.parse(src, mode="eval").body
+    if isinstance(tree, pyast.ListComp) and len(tree.generators) == 1 and pyast.unparse(tree.elt) == "_c":
+        loop = tree.generators[0]
+        if pyast.unparse(loop.target) == "_c" and [pyast.unparse(c) for c in loop.ifs] == ["_c is not None"] \
+                and not loop.is_async:
+            return pyast.get_source_segment(src, loop.iter) or src
+    return src
+
+
 def _player(p, what):
     if p is None:
         raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
@@ -435,6 +449,7 @@ class SourceCompiler:
         if len(e.args) != 1:
             raise NoSource("define applied to each item")
         seq = self.src(e.args[0], items)
+        seq = _grid_places(seq)  # (the loop below skips empty places itself)
         self.spread_vars = getattr(self, "spread_vars", 0) + 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
         body = self.inline_define(info, [var])
