@@ -54,17 +54,38 @@ def _first_attr(table, s):
 
 
 def _end_of(src: str) -> tuple[str | None, str]:
-    """("_last", "S") if src is the one call `_last(S)` (or `_first`), else (None, "")."""
-    if not src.startswith(("_last(", "_first(")):
+    """("_last", "S") if src is the one call `_last(S)` or `(S or [None])[-1]` (or `_first`,
+    `[0]`), else (None, "")."""
+    if not src.startswith(("_last(", "_first(", "(")):
         return None, ""
     try:
         tree = pyast.parse(src, mode="eval").body
     except SyntaxError:
         return None, ""
     if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
-            and not tree.keywords:
+            and not tree.keywords and tree.func.id in ("_last", "_first"):
         return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
+    if isinstance(tree, pyast.Subscript) and isinstance(tree.value, pyast.BoolOp) \
+            and isinstance(tree.value.op, pyast.Or) and len(tree.value.values) == 2 \
+            and pyast.unparse(tree.value.values[1]) == "[None]" and pyast.unparse(tree.slice) in ("-1", "0"):
+        seq = pyast.get_source_segment(src, tree.value.values[0])
+        if seq:
+            return ("_last" if pyast.unparse(tree.slice) == "-1" else "_first"), seq
     return None, ""
+
+
+def _grid_places(src: str) -> str:
+    """`Z` for `[_c for _c in Z if _c is not None]` (a grid's cards, as s_Name and s_Attr write
+    them), for a loop that skips none anyway; else src itself."""
+    if not src.startswith("[_c for _c in st.zones["):
+        return src
+    tree = pyast.parse(src, mode="eval").body
+    if isinstance(tree, pyast.ListComp) and len(tree.generators) == 1 and pyast.unparse(tree.elt) == "_c":
+        loop = tree.generators[0]
+        if pyast.unparse(loop.target) == "_c" and [pyast.unparse(c) for c in loop.ifs] == ["_c is not None"] \
+                and not loop.is_async:
+            return pyast.get_source_segment(src, loop.iter) or src
+    return src
 
 
 def _player(p, what):
@@ -88,6 +109,10 @@ def _some(v, msg):
 _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
 
 
+# A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
+_LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
+_VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
+
 # A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
 
@@ -100,6 +125,11 @@ def pure(src: str) -> bool:
 def number(src: str) -> bool:
     """A number written out (a constant seat or card): never none."""
     return src.strip("()").isdigit()
+
+
+def _item(src: str) -> bool:
+    """A loop's item (`_i4`) or a number: evaluated already, never none."""
+    return number(src) or re.fullmatch(r"_i\d+", src) is not None
 
 
 def _sum(values):
@@ -339,9 +369,9 @@ class SourceCompiler:
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))
         if ref is not None and ref[0] == "define":
-            if len(ref) > 2 and ref[2] is not None:
-                raise NoSource("define applied to each item")
             info = self.c.p.defines[e.func]
+            if len(ref) > 2 and ref[2] is not None:
+                return self.each_define(info, e, items)
             args = [self.src(a, items) for a in e.args]
             inlined = self.inline_define(info, args)
             if inlined is not None:
@@ -377,12 +407,23 @@ class SourceCompiler:
             return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
         owner = self.const(g.zone_owner)
         if f == "owner":
+            if _item(x):  # a loop's item, a constant: never none, read twice with no `:=`
+                return f"(None if {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
+            if pure(x):
+                return f"(None if {x} is None or {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
             return f"(None if (_o := {x}) is None or {owner}[st.loc[_o]] < 0 else {owner}[st.loc[_o]])" \
                 if not items else self.fallback(e)
         if f == "place":
+            if _item(x):
+                return f"(st.zones[st.loc[{x}]].index({x}) + 1)"
+            if pure(x):
+                return f"(None if {x} is None else st.zones[st.loc[{x}]].index({x}) + 1)"
             return f"(None if (_o := {x}) is None else st.zones[st.loc[_o]].index(_o) + 1)" \
                 if not items else self.fallback(e)
         if f == "knows":
+            if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
+                tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
+                return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
@@ -401,6 +442,20 @@ class SourceCompiler:
         except NoSource:
             return None
         return f"({src})" if "env" not in src and len(src) < 2000 else None
+
+    def each_define(self, info, e: ast.Call, items) -> str:
+        """A one-parameter define applied to each item of a list (`points(p.square)`): one
+        comprehension over the list, none skipped, with the define written in place."""
+        if len(e.args) != 1:
+            raise NoSource("define applied to each item")
+        seq = self.src(e.args[0], items)
+        seq = _grid_places(seq)  # (the loop below skips empty places itself)
+        self.spread_vars = getattr(self, "spread_vars", 0) + 1
+        var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
+        body = self.inline_define(info, [var])
+        if body is None:
+            raise NoSource("define applied to each item")
+        return f"[{body} for {var} in {seq} if {var} is not None]"
 
     def fallback(self, e: ast.Expr) -> str:
         raise NoSource(type(e).__name__)
@@ -513,9 +568,28 @@ class SourceCompiler:
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
-        if eager and not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
-                and w.seq.start is None:
-            return self.unrolled(f, var, cond)
+        n = self.c.g.players
+        if not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
+                and n <= MAX_WRITTEN and len(cond) * n <= 4000:
+            if w.seq.start is None:
+                return self.unrolled(f, var, cond, [str(p) for p in range(n)])
+            start = self.src(w.seq.start, items)
+            if pure(start):  # `players from p`: p read again for each seat, checked first as the list is
+                scan = self.unrolled(f, var, cond, [start] + [f"(({start} + st.direction * {k}) % {n})"
+                                                              for k in range(1, n)])
+                if self.player(w.seq.start, start, "players from") == start:
+                    return scan
+                return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
+        if f in ("count", "any", "empty") and not hoisted and self.zone_spec(w.seq) is not None:
+            lookup = _LOOKUP.fullmatch(cond)
+            if lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
+                    and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
+                # `any(hand where it.rank == r)`: a zone's cards (never none) looked up and compared
+                # in C, no Python frame per card; the value is a read that cannot fail.
+                values = f"map({lookup.group(1)}.__getitem__, {seq})"
+                value = lookup.group(3)
+                return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
+                        "count": f"list({values}).count({value})"}[f]
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
             return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
         return self.scan_body(f, var, seq, cond, hoisted, eager)
@@ -540,20 +614,21 @@ class SourceCompiler:
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
 
-    def unrolled(self, f: str, var: str, cond: str) -> str:
+    def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
-        The test is cheap and cannot fail, so testing a seat more or less changes nothing."""
+        The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the
+        same tests run as in a generator; `seats` is each one's source, in the table's order."""
         item = re.compile(rf"\b{var}\b")
-        tests = ["(" + item.sub(str(p), cond) + ")" for p in range(self.c.g.players)]
+        tests = ["(" + item.sub(lambda _m, p=p: p, cond) + ")" for p in seats]
         if f == "count":
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         if f in ("any", "empty"):
             yes, no = ("True", "False") if f == "any" else ("False", "True")
             return f"({yes} if {' or '.join(tests)} else {no})"
-        seats = list(range(len(tests)))
+        order = list(range(len(tests)))
         if f in ("top", "last"):
-            seats.reverse()
-        return "(" + " else ".join(f"{p} if {tests[p]}" for p in seats) + " else None)"
+            order.reverse()
+        return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that

@@ -34,6 +34,7 @@ from .engine.state import (
     STACK,
     STACKED,
     SUSPEND,
+    SUSPENDED,
     TEST,
     State,
     run_leaf,
@@ -433,7 +434,8 @@ class Compiler:
         maybe("round end")
         labels["over"] = over_cell[0] = b.pc
         maybe("game end")
-        b.emit(self._finish(), None)
+        finish, finish_src = self._finish()
+        b.emit(finish, None, CONTROL, finish_src)
         self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
@@ -503,10 +505,50 @@ class Compiler:
             return None  # it reads the action's locals
         return plan
 
-    def _finish(self) -> Callable:
+    def _finish(self) -> tuple[Callable, Callable[[], list[str]]]:
+        """The end of a game (ranking, winners, the state's last fields) as an op, and its source:
+        each seat's rank keys and the winners written out, the expressions in place."""
         g, p, n = self.g, self.p, self.n
         keys = [(order, self.rank_fn(info)) for order, info in p.rank]
         winners_fn = self.cond_fn(p.winners) if p.winners is not None else None
+
+        def log(st, winners):
+            st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
+                     + ("wins" if len(winners) == 1 else "win"))
+
+        def source() -> list[str]:
+            inline = self.source.inline
+            # Each expression gets locals of its own, as rank_fn's and cond_fn's calls do (the
+            # block's own are not read again: the game ends here).
+            lines = []
+            if keys:
+                fns = [(order, info, self.expr(info.expr)) for order, info in p.rank]
+                for seat in range(n):
+                    for k, (order, info, f) in enumerate(fns):
+                        neg = "" if order == "lowest" else "-"
+                        lines += [f"env = [None] * {info.nlocals}", f"env[{info.it_slot}] = {seat}",
+                                  f"_v = {inline(f)}",
+                                  f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
+                    parts = [f"_a{seat}_{k}" for k in range(len(fns))]
+                    lines.append(f"_a{seat} = {parts[0]}" if len(parts) == 1 else f"_a{seat} = ({', '.join(parts)})")
+                ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
+                lines.append(f"ranking = [{', '.join(ranks)}]")
+            if p.winners is not None:
+                lines += [f"env = [None] * {p.winners.nlocals}", f"_s = set({inline(self.expr(p.winners.expr))})",
+                          "_s.discard(None)", "winners = sorted(_s)"]
+                if not keys:
+                    lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
+            elif keys:
+                lines.append("winners = []")
+                lines += [f"if ranking[{s}] == 1: winners.append({s})" for s in range(n)]
+            else:
+                lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
+            return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
+                            "st.chooser = -1", "st.options = ()", "st._texts = None",
+                            f"if st.log is not None: {self.source.const(log)}(st, winners)",
+                            # The frame's position as the machine records it after a HALT (this
+                            # source may be written in place of a jump, in another block).
+                            "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"]
 
         def finish(st, env):
             ranking = [1] * n
@@ -535,11 +577,10 @@ class Compiler:
             st.options = ()
             st._texts = None
             if st.log is not None:
-                st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
-                         + ("wins" if len(winners) == 1 else "win"))
+                log(st, winners)
             return HALT
 
-        return finish
+        return finish, source
 
     def fresh(self, info) -> str:
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
@@ -742,9 +783,7 @@ class Compiler:
         log_move = self._log_move
         grid = self.g.zone_grid  # prepared with the zones, before any statement is compiled
 
-        def op(st, env):
-            zi = src(st, env)
-            dst = to(st, env)
+        def move(st, zi, dst):
             if zi != dst and not grid[zi] and not grid[dst]:
                 moved = st.move_all(zi, dst)
                 if st.log is not None:
@@ -758,12 +797,29 @@ class Compiler:
             if st.log is not None:
                 log_move(st, moved, [names[zi]], dst)
 
+        def op(st, env):
+            move(st, src(st, env), to(st, env))
+
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
-            call = f"{self.source.const(op)}(st, env)"
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return ["if st.log is not None:", f"    {call}", "else:", f"    st.move_all({a}, {d})"]
-            return [call]
+                return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                        f"    st.move_all({a}, {d})"]
+            # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
+            # hands without a log, written out; the rest in `move`.
+            table = self.source.const(grid)
+            fast = ["st.log is None"]
+            for var, z in (("_z", a), ("_d", d)):
+                if not z.isdigit():
+                    fast.append(f"not {table}[{var}]")
+                elif grid[int(z)]:
+                    fast = []
+                    break
+            call = f"{self.source.const(move)}(st, _z, _d)"
+            lines = [f"_z = {a}", f"_d = {d}"]
+            if not fast or (a.isdigit() and d.isdigit() and a == d):
+                return lines + [call]
+            return lines + [f"if _z != _d and {' and '.join(fast)}: st.move_all(_z, _d)", f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
 

@@ -8,10 +8,23 @@ locals). So a state mid-action is still data: `clone()` copies lists, `to_json()
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMove, RulesRuntimeError
 from .rng import GOLDEN, MASK, next64, seed_state
+
+_PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
+_LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
+_packs: dict[int, tuple[int, int, int]] = {}
+
+
+def _pack(n: int) -> tuple[int, int, int]:
+    """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, and
+    64 ones in each lane (see State.shuffle_zone)."""
+    lanes = sum(1 << (128 * k) for k in range(n - 1))
+    _packs[n] = p = (lanes, sum((k + 1) * GOLDEN << (128 * k) for k in range(n - 1)), MASK * lanes)
+    return p
 
 if TYPE_CHECKING:
     from .game import Game, Move
@@ -598,14 +611,31 @@ class State:
             cards = [c for c in lst if c is not None]
         else:
             cards = lst
-        # Fisher-Yates with `randbelow` (SplitMix64) written out: a shuffle is most of the random draws.
+        # Fisher-Yates with `randbelow` (SplitMix64): a shuffle is most of the random draws.
         rng = self.rng
-        for i in range(len(cards) - 1, 0, -1):
-            rng = (rng + GOLDEN) & MASK
-            z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
-            cards[i], cards[j] = cards[j], cards[i]
+        n = len(cards)
+        if n > _PACKED_FROM and _LITTLE:
+            # Every draw's 64 bits at once: the states rng + k * GOLDEN side by side in one big
+            # int, 128 bits apart (a product of two 64-bit numbers fits, so no lane spills into
+            # the next), mixed by a few operations on the whole int. The same bits as one by one.
+            lanes, steps, low = _packs.get(n) or _pack(n)
+            x = (rng * lanes + steps) & low
+            x = (((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
+            x = (((x ^ (x >> 27)) & low) * 0x94D049BB133111EB) & low
+            x ^= x >> 31
+            i = n
+            for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
+                j = (z * i) >> 64
+                i -= 1
+                cards[i], cards[j] = cards[j], cards[i]
+            rng = (rng + (n - 1) * GOLDEN) & MASK
+        else:
+            for i in range(n - 1, 0, -1):
+                rng = (rng + GOLDEN) & MASK
+                z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+                cards[i], cards[j] = cards[j], cards[i]
         self.rng = rng
         if cards is not lst:
             it = iter(cards)
