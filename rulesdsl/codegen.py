@@ -1030,7 +1030,7 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
     from N). A tail that stops to wait for a decision or calls a procedure records where its frame
     goes on itself (the machine would record the end of the outer block), so it returns SUSPENDED
     or STACKED instead."""
-    from .engine.state import RELOAD, STACKED, SUSPEND, SUSPENDED
+    from .engine.state import HALT, RELOAD, STACKED, SUSPEND, SUSPENDED
 
     out: list[str] = []
     own: list[int] = []
@@ -1042,7 +1042,7 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
             tl, to, end, opaque = _region(game, code_id, t, True)
             last = tl[-1].strip()
             if not opaque and len(tl) <= MAX_TAIL:
-                if last == f"return {SUSPEND}":
+                if last in (f"return {SUSPEND}", f"return {HALT}"):  # (after a halt, its position is kept too)
                     tail = tl[:-1] + [f"st.stack[-1][1] = {end}", f"return {SUSPENDED}"]
                 elif last == f"return {RELOAD}" and len(tl) > 1 and tl[-2].startswith("st.stack.append("):
                     tail = tl[:-1] + [f"st.stack[-2][1] = {end}", f"return {STACKED}"]
