@@ -173,7 +173,7 @@ class State:
         else:
             pc = 0
         if code.leaf:
-            self._run(log_start, (code, pc, env))
+            self._run(log_start, (code, env, pc))
         else:
             self.stack.append([code.index, pc, env])
             self._run(log_start)
@@ -406,7 +406,7 @@ class State:
     # ------------------------------------------------------------ the machine
     def _run(self, log_start: int | None = None, leaf: tuple | None = None) -> None:
         """Run the code on the stack up to the next decision or the end of the game; `leaf`, an
-        action's leaf code (code, position, locals), runs first, without a frame."""
+        action's leaf code (code, locals, position), runs first, without a frame."""
         codes = self.game.codes
         stack = self.stack
         self.budget = self.step_limit
@@ -415,22 +415,10 @@ class State:
         code = codes[frame[0]]
         blocks, env, pc = code.blocks, frame[2], frame[1]
         try:
-            if leaf is not None:
-                # `run_leaf` written out (one call less on every move that enters a leaf action).
-                lcode, lpc, lenv = leaf
-                lblocks = lcode.blocks
-                while True:
-                    block = lblocks[lpc]
-                    if block is None:
-                        block = self.game.block(lcode.index, lpc)
-                    r = block(self, lenv)
-                    if r < 0:
-                        break
-                    lpc = r
-                if r != LEAF_DONE:  # an `end` in it moved the frames on
-                    frame = stack[-1]
-                    code = codes[frame[0]]
-                    blocks, env, pc = code.blocks, frame[2], frame[1]
+            if leaf is not None and run_leaf(self, *leaf) is not None:
+                frame = stack[-1]  # an `end` in the action moved the frames on
+                code = codes[frame[0]]
+                blocks, env, pc = code.blocks, frame[2], frame[1]
             while True:
                 # A block runs the ops from pc up to a jump or a control op; it returns where to
                 # go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
