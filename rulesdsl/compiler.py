@@ -1246,7 +1246,9 @@ class Compiler:
         nlocals = self.g.codes[code_id].nlocals
         args = [self.expr(a) for a in s.args]
         if s.func in self.leaf_procs:
-            self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs)
+            # Only a code with a frame records where it goes on: a leaf has none, and the framed
+            # code that called it has recorded its own position already.
+            self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs and not self.leaf)
             return
         k = len(args)
 

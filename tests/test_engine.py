@@ -565,6 +565,7 @@ var started = 0
 var after = 0
 var ended_rounds = 0
 procedure stop_hook() { end turn }
+procedure outer() { stop_hook() }
 procedure stop_round() { end round }
 procedure give(p: player) {
     draw 1 from pile to p.hand
@@ -574,7 +575,7 @@ procedure give(p: player) {
 procedure deep(n: int) { if n > 0 { deep(n - 1) } }
 round start {
     started += 1
-    stop_hook()
+    outer()
     after += 100
 }
 turn start {
@@ -593,6 +594,7 @@ def test_procedures_without_decisions_end_hooks_rounds_and_return_as_frames_do()
     # A procedure with no `choose` runs to its end inside the caller's call (a leaf, no frame):
     # `end turn` outside a turn still ends only the hook that ran it, `end round` still ends the
     # round from a turn's hook, `return` still leaves only the procedure; a recursive one keeps frames.
+    # (`end turn` is two leaves deep here: only the framed code records where it goes on.)
     game = rulesdsl.load_text(LEAVES, path="leaves.rules")
     codes = {c.name: c.leaf for c in game.codes}
     assert codes["procedure give"] and codes["procedure stop_round"] and codes["round start"]
@@ -611,7 +613,7 @@ def test_a_runtime_error_inside_a_leaf_procedure_names_its_line():
     game = rulesdsl.load_text(text, path="leaves.rules")
     with pytest.raises(rulesdsl.RulesRuntimeError) as e:
         game.new_game(1)
-    assert "leaves.rules:15" in str(e.value) and "division by zero" in str(e.value)
+    assert "leaves.rules:16" in str(e.value) and "division by zero" in str(e.value)
 
 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.rules")
