@@ -943,7 +943,7 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     """
     code = game.codes[code_id]
     lines, owners, k, _ = _region(game, code_id, pc, sources)
-    if sources:
+    if sources and game.tails:
         lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
     # A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
     # once, instead of returning its position for another trip through the machine.

@@ -73,7 +73,7 @@ class _Builder:
 
 
 class Compiler:
-    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True):
+    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True):
         self.p = prog
         self.g = Game()
         n = prog.players
@@ -90,6 +90,7 @@ class Compiler:
         self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
+        self.shortcuts = shortcuts  # leaves and tails (see compile_program)
         self.source = SourceCompiler(self)
 
     # ------------------------------------------------------------ entry
@@ -124,7 +125,8 @@ class Compiler:
         g.codes.append(main)
         self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
-        self.leaf_procs, self.ending_procs = _leaves(p.procedures)
+        self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
+        g.tails = self.shortcuts
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         for name, info in p.procedures.items():
@@ -202,8 +204,9 @@ class Compiler:
 
     def _is_leaf(self, body: tuple[ast.Stmt, ...]) -> bool:
         """No `choose` in the body, and it calls leaf procedures only."""
-        return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in self.leaf_procs)
-                   for s in _statements(body))
+        return self.shortcuts and all(
+            not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in self.leaf_procs)
+            for s in _statements(body))
 
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)
@@ -1946,9 +1949,12 @@ def _fingerprint(p: Program, g: Game) -> str:
     return h.hexdigest()[:16]
 
 
-def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True) -> Game:
-    """`codegen=False` keeps every expression as closures (slower; for comparing the two)."""
-    return Compiler(prog, names, codegen).build()
+def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True,
+                    shortcuts: bool = True) -> Game:
+    """`codegen=False` keeps every expression as closures; `shortcuts=False` gives every call a
+    frame and every early return a trip through the machine (no leaves, no tails). Both are slower,
+    for tests that compare them with the fast forms."""
+    return Compiler(prog, names, codegen, shortcuts).build()
 
 
 __all__ = ["INT", "NONE", "STR", "Compiler", "compile_program"]

@@ -701,3 +701,33 @@ def test_a_game_of_loops_over_items_plays_as_the_closures_do():
             assert a.to_json() == b.to_json()
             ended += len(a.winners) > 1 or len(set(a.ranking)) < 3
     assert ended > 0  # some games ended in a tie
+
+
+@pytest.mark.parametrize("name", ["nested_ends.rules", "tails.rules", "../../games/tempurra.rules",
+                                  "../../games/tamalo.rules"])
+def test_leaves_and_tails_play_as_frames_and_trips_through_the_machine_do(name):
+    # Leaves (calls with no frame) and tails (an early return's target written in place) are
+    # shortcuts: with them off, every call has a frame and every early return a trip through the
+    # machine. Both must give the very same states. The two small games put `end game`, `end round`
+    # and `end turn` (outside a turn too) in leaves called by leaves, and decisions and calls in tails.
+    from rulesdsl.checker import check
+    from rulesdsl.compiler import compile_program
+
+    path = ROOT / "tests" / "data" / name
+    for players in (2, 3):
+        try:
+            prog = check(rulesdsl.parse_files(path), players, {})
+        except rulesdsl.RulesError:
+            continue  # not a player count of this game
+        fast, plain = compile_program(prog), compile_program(check(rulesdsl.parse_files(path), players, {}),
+                                                               shortcuts=False)
+        assert any(c.leaf for c in fast.codes) and not any(c.leaf for c in plain.codes)
+        for seed in range(40):
+            a, b = fast.new_game(seed, log=seed % 2 == 0), plain.new_game(seed, log=seed % 2 == 0)
+            rng = random.Random(seed)
+            while not a.is_over and a.moves < 300:
+                assert a.to_json() == b.to_json() and a.options == b.options
+                i = rng.randrange(a.num_moves())
+                a.apply_index(i)
+                b.apply_index(i)
+            assert a.to_json() == b.to_json()

@@ -170,6 +170,7 @@ class Game:
         self.turn_options_fn: Callable[[State], list] | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
+        self.tails = True  # blocks write short tails in place (codegen.block_function)
         # Per action: its code, its number of locals, the slot of its leading choose (or -1).
         self.action_entry: list[tuple[Code, int, int]] = []
 
