@@ -204,9 +204,7 @@ class Compiler:
 
     def _is_leaf(self, body: tuple[ast.Stmt, ...]) -> bool:
         """No `choose` in the body, and it calls leaf procedures only."""
-        return self.shortcuts and all(
-            not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in self.leaf_procs)
-            for s in _statements(body))
+        return self.shortcuts and _never_decides(body, self.leaf_procs)
 
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)
@@ -632,8 +630,7 @@ class Compiler:
 
     def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
         """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
-        return any(isinstance(s, ast.End) or (isinstance(s, ast.CallStmt) and s.func in self.ending_procs)
-                   for s in _statements(body))
+        return _may_end(body, self.ending_procs)
 
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
         """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
@@ -1885,29 +1882,34 @@ def _statements(body: tuple[ast.Stmt, ...]):
             yield from _statements(s.body)
 
 
+def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
+    """No `choose` in the body, and every procedure it calls is one of `leaves`."""
+    return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
+               for s in _statements(body))
+
+
+def _may_end(body: tuple[ast.Stmt, ...], ending: set[str]) -> bool:
+    """An `end` in the body, or a call of one of `ending`."""
+    return any(isinstance(s, ast.End) or (isinstance(s, ast.CallStmt) and s.func in ending) for s in _statements(body))
+
+
 def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
     """The procedures that never wait for a decision (no `choose`, and they call only such
     procedures; a recursive one is never a leaf), and those that may reach an `end`."""
-    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
-             for name, info in procedures.items()}
-    leaves: set[str] = set()
+    return _grow(procedures, _never_decides), _grow(procedures, _may_end)
+
+
+def _grow(procedures: dict, holds) -> set[str]:
+    """The procedures whose body `holds(body, names)`, given the names found so far, until no more."""
+    found: set[str] = set()
     grown = True
     while grown:
         grown = False
         for name, info in procedures.items():
-            if name not in leaves and calls[name] <= leaves and \
-                    not any(isinstance(s, ast.Choose) for s in _statements(info.body)):
-                leaves.add(name)
+            if name not in found and holds(info.body, found):
+                found.add(name)
                 grown = True
-    ending = {name for name, info in procedures.items() if any(isinstance(s, ast.End) for s in _statements(info.body))}
-    grown = True
-    while grown:
-        grown = False
-        for name in procedures:
-            if name not in ending and calls[name] & ending:
-                ending.add(name)
-                grown = True
-    return leaves, ending
+    return found
 
 
 def _children(node):
