@@ -407,19 +407,9 @@ class SourceCompiler:
             return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
         owner = self.const(g.zone_owner)
         if f == "owner":
-            if _item(x):  # a loop's item, a constant: never none, read twice with no `:=`
-                return f"(None if {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
-            if pure(x):
-                return f"(None if {x} is None or {owner}[st.loc[{x}]] < 0 else {owner}[st.loc[{x}]])"
-            return f"(None if (_o := {x}) is None or {owner}[st.loc[_o]] < 0 else {owner}[st.loc[_o]])" \
-                if not items else self.fallback(e)
+            return self.of_card(e, x, items, lambda c: f"None if {owner}[st.loc[{c}]] < 0 else {owner}[st.loc[{c}]]")
         if f == "place":
-            if _item(x):
-                return f"(st.zones[st.loc[{x}]].index({x}) + 1)"
-            if pure(x):
-                return f"(None if {x} is None else st.zones[st.loc[{x}]].index({x}) + 1)"
-            return f"(None if (_o := {x}) is None else st.zones[st.loc[_o]].index(_o) + 1)" \
-                if not items else self.fallback(e)
+            return self.of_card(e, x, items, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
         if f == "knows":
             if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
                 tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
@@ -456,6 +446,15 @@ class SourceCompiler:
         if body is None:
             raise NoSource("define applied to each item")
         return f"[{body} for {var} in {seq} if {var} is not None]"
+
+    def of_card(self, e: ast.Expr, x: str, items, body) -> str:
+        """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
+        and a plain read may be read twice (no `:=`, which a comprehension's loop may refuse)."""
+        if _item(x):
+            return f"({body(x)})"
+        if pure(x):
+            return f"(None if {x} is None else {body(x)})"
+        return self.fallback(e) if items else f"(None if (_o := {x}) is None else {body('_o')})"
 
     def fallback(self, e: ast.Expr) -> str:
         raise NoSource(type(e).__name__)
