@@ -3,11 +3,11 @@
     python bench/instructions.py [--games N]
 
 Runs random play at 4 players under valgrind's callgrind (it must be installed) for the engine
-and for each hand-written baseline, twice (N/5 and N games, the same seeds as bench/run.py), and
-prints the instructions of the difference divided by its moves: the cost of a move with start-up,
+(`State.playout`, as bench/run.py times it) and for each hand-written baseline, twice (N/5 and N
+games, the same seeds as bench/run.py), and prints the instructions of the difference divided by its moves: the cost of a move with start-up,
 loading and the first games taken away. Also the cost of an *empty move*: a two-player game whose
-two actions do nothing, so all it measures is the machine (the random pick, `apply_index`, the turn
-and the options). Callgrind runs programs about 50 times slower: expect a few minutes.
+two actions do nothing, so all it measures is the machine (the random pick, the turn and the
+options). Callgrind runs programs about 50 times slower: expect a few minutes.
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ m = 0
 for s in range({n}):
     rng = random.Random(s)
     st = g.new_game(s, log=False)
-    while not st.over:
-        st.apply_index(rng.randrange(st.num_moves()))
+    st.playout(rng.randrange)
     m += st.moves
 print(m)
 """
@@ -57,8 +56,7 @@ import random, rulesdsl
 g = rulesdsl.load_text({text!r}.replace("TURNS", "{n}"), path="empty.rules")
 rng = random.Random(1)
 st = g.new_game(1, log=False)
-while not st.over:
-    st.apply_index(rng.randrange(st.num_moves()))
+st.playout(rng.randrange)
 print(st.moves)
 """
 

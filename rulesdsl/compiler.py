@@ -160,6 +160,7 @@ class Compiler:
         for code in g.codes:
             code.blocks = [None] * len(code.ops)
             code.ends = [0] * len(code.ops)
+        g.decision_slot = [d.slot for d in g.decisions]
         g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
         return g
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import attrs
 
-from .bots import make_bot
+from .bots import RandomBot, make_bot
 from .engine.game import Game
 from .errors import RulesRuntimeError
 
@@ -127,6 +127,17 @@ def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MA
     played: list[int] = []
     try:
         st = game.new_game(seed, log=False)
+        if all(isinstance(b, RandomBot) for b in players):
+            # Random bots only: the state plays on by itself, each seat's bot drawing its moves.
+            draws = [b.rng.randrange for b in players]
+
+            def pick(n: int) -> int:
+                i = draws[st.chooser](n)
+                played.append(i)
+                return i
+
+            if max_moves > st.moves:
+                st.playout(pick, max_moves - st.moves)
         while not st.over and st.moves < max_moves:
             i = players[st.chooser].choose(st)
             played.append(i)

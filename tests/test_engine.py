@@ -731,3 +731,52 @@ def test_leaves_and_tails_play_as_frames_and_trips_through_the_machine_do(name):
                 a.apply_index(i)
                 b.apply_index(i)
             assert a.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "games").glob("*.rules") if ".test." not in p.name))
+def test_playout_plays_the_moves_of_an_apply_index_loop(path):
+    # `playout` runs the machine's loop without a call into the state per move; it must reach the
+    # very states a loop of apply_index reaches with the same picks, stopped at a limit or not,
+    # with the log or without.
+    game = rulesdsl.load(GAMES / path)
+    for seed in range(6):
+        log = seed % 2 == 1
+        a, b = game.new_game(seed, log=log), game.new_game(seed, log=log)
+        ra, rb = random.Random(seed), random.Random(seed)
+        assert a.playout(ra.randrange, 7) == 7
+        for _ in range(7):
+            b.apply_index(rb.randrange(b.num_moves()))
+        assert fingerprint(a) == fingerprint(b) and a.log == b.log
+        played = a.playout(ra.randrange)
+        while not b.is_over:
+            b.apply_index(rb.randrange(b.num_moves()))
+        assert a.is_over and played == a.moves - 7
+        assert fingerprint(a) == fingerprint(b) and a.log == b.log
+        assert a.playout(ra.randrange) == 0
+
+
+def test_playout_without_forced_picks_asks_only_real_decisions(tempurra4):
+    asked = []
+
+    def pick(n: int) -> int:
+        asked.append(n)
+        return 0
+
+    s = tempurra4.new_game(3, log=False)
+    s.playout(pick, 200, forced=False)
+    assert (s.is_over or s.moves == 200) and asked and min(asked) >= 2 and len(asked) < s.moves
+
+
+def test_playout_with_a_bad_pick_raises_and_keeps_the_state_playable(tempurra4):
+    s = tempurra4.new_game(2, log=False)
+    s.playout(random.Random(2).randrange, 30)
+    before = fingerprint(s)
+    with pytest.raises(rulesdsl.IllegalMove, match="does not exist"):
+        s.playout(lambda n: n)
+    assert fingerprint(s) == before
+    calls = []
+    with pytest.raises(rulesdsl.IllegalMove):
+        s.playout(lambda n: calls.append(n) or (0 if len(calls) < 5 else -1))
+    assert s.moves == 30 + 4 and s.num_moves() >= 1
+    s.playout(random.Random(0).randrange)
+    assert s.is_over

@@ -24,14 +24,8 @@ def rewards(state: State) -> list[float]:
 
 def playout(state: State, rng: random.Random, limit: int) -> list[float]:
     """Random moves until the game ends or `limit` moves were played; the seats' rewards."""
-    randrange = rng.randrange
-    apply = state.apply_index
     try:
-        for _ in range(limit):
-            if state.over:
-                break
-            n = len(state.options)
-            apply(randrange(n) if n > 1 else 0)
+        state.playout(rng.randrange, limit, forced=False)
     except RulesRuntimeError:
         return impossible(state)
     return rewards(state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMove, RulesRuntimeError
@@ -151,32 +152,32 @@ class State:
             if pending < 0 or self.over:
                 raise IllegalMove("the game is over")
             raise IllegalMove(f"move number {i} does not exist; there are {len(opts)}")
-        value = opts[i]
-        log_start = None
-        if self.log is not None:
-            log_start = len(self.log)
-            self._log_choice(self.game.decisions[pending], value, i)
-        self.pending = -1
-        self.options = ()
-        self._texts = None
-        self.moves += 1
-        if pending:
-            self.stack[-1][2][self.game.decisions[pending].slot] = value
-            self._run(log_start)
+        if self.log is None:
+            self._advance(i)
             return
-        # The turn decision: (action, value of its leading choose); enter the action's code.
-        code, nlocals, slot = self.game.action_entry[value[0]]
-        env = [None] * nlocals
-        if slot >= 0:
-            env[slot] = value[1]
-            pc = 1
-        else:
-            pc = 0
-        if code.leaf:
-            self._run(log_start, (code, env, pc))
-        else:
-            self.stack.append([code.index, pc, env])
-            self._run(log_start)
+        log_start = len(self.log)
+        self._log_choice(self.game.decisions[pending], opts[i], i)
+        self._run(log_start, i)
+
+    def playout(self, pick: Callable[[int], int], limit: int | None = None, *, forced: bool = True) -> int:
+        """Play moves chosen by `pick(n)` (an index below n, the number of options: a
+        `random.Random`'s randrange, say) until the game ends or `limit` more moves were played;
+        returns the moves played. The same moves as `apply_index(pick(num_moves()))` in a loop, but
+        without a call into the state per move: random playouts (simulations, search bots) run
+        here. `forced=False` plays a decision with a single option without asking `pick`."""
+        start = self.moves
+        stop = start + limit if limit is not None else -1
+        if self.log is not None:
+            while not self.over and self.moves != stop:
+                n = len(self.options)
+                self.apply_index(pick(n) if forced or n > 1 else 0)
+        elif not self.over and self.moves != stop:
+            n = len(self.options)
+            i = pick(n) if forced or n > 1 else 0
+            if not 0 <= i < n:
+                raise IllegalMove(f"move number {i} does not exist; there are {n}")
+            self._advance(i, pick, stop, forced)
+        return self.moves - start
 
     def clone(self, log: bool | None = None) -> State:
         """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""
@@ -404,64 +405,100 @@ class State:
         self.game.force_turn(self, player)
 
     # ------------------------------------------------------------ the machine
-    def _run(self, log_start: int | None = None, leaf: tuple | None = None) -> None:
-        """Run the code on the stack up to the next decision or the end of the game; `leaf`, an
-        action's leaf code (code, locals, position), runs first, without a frame."""
-        codes = self.game.codes
-        stack = self.stack
-        self.budget = self.step_limit
+    def _run(self, log_start: int | None = None, i: int = -1) -> None:
+        """`_advance` with the log: then the log's events of this step told who saw their cards."""
         start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
-        frame = stack[-1]
-        code = codes[frame[0]]
-        blocks, env, pc = code.blocks, frame[2], frame[1]
         try:
-            if leaf is not None and run_leaf(self, *leaf) is not None:
-                frame = stack[-1]  # an `end` in the action moved the frames on
-                code = codes[frame[0]]
-                blocks, env, pc = code.blocks, frame[2], frame[1]
-            while True:
-                # A block runs the ops from pc up to a jump or a control op; it returns where to
-                # go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
-                block = blocks[pc]
-                if block is None:
-                    block = self.game.block(frame[0], pc)
-                r = block(self, env)
-                if r >= 0:
-                    pc = r
-                    continue
-                if r < RELOAD:  # the block recorded the frames' positions itself
-                    if r == SUSPENDED:
-                        break
-                    frame = stack[-1]  # STACKED
-                    code = codes[frame[0]]
-                    blocks, env, pc = code.blocks, frame[2], frame[1]
-                    continue
-                frame[1] = code.ends[pc]  # where this frame goes on from: after the block's last op
-                if r == RELOAD:
-                    frame = stack[-1]
-                    code = codes[frame[0]]
-                    blocks, env, pc = code.blocks, frame[2], frame[1]
-                    continue
-                break
-        except RulesRuntimeError as e:
-            if e.span is None:
-                span = self.game.error_span(e, frame[0], pc)
-                raise RulesRuntimeError(str(e).removeprefix("runtime error: "), span) from None
-            raise
-        except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
-            msg = str(e)
-            if "NoneType" in msg:
-                msg = "a value here is none (the top of an empty zone, or a variable never set?)"
-            elif isinstance(e, ZeroDivisionError):
-                msg = "division by zero"
-            raise RulesRuntimeError(msg, self.game.error_span(e, frame[0], pc)) from None
+            self._advance(i)
         finally:
             if self.log is not None and len(self.log) > start:
                 known = self.known
-                for i in range(start, len(self.log)):
-                    ev = self.log[i]
+                for k in range(start, len(self.log)):
+                    ev = self.log[k]
                     if ev[3]:
-                        self.log[i] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),)
+                        self.log[k] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),)
+
+    def _advance(self, i: int, pick: Callable[[int], int] | None = None, stop: int = -1, forced: bool = True) -> None:
+        """The machine: play option i of the pending decision (none if i < 0), then run the code on
+        the stack up to the next decision or the end of the game. With `pick`, go on choosing
+        option pick(n) at each decision until the game ends or `stop` moves were played (see
+        `playout`)."""
+        g = self.game
+        codes = g.codes
+        stack = self.stack
+        while True:
+            frame = stack[-1]
+            pc = frame[1]
+            try:
+                if i >= 0:
+                    pending = self.pending
+                    value = self.options[i]
+                    self.pending = -1
+                    self.options = ()
+                    self._texts = None
+                    self.moves += 1
+                    if pending:
+                        frame[2][g.decision_slot[pending]] = value
+                    else:
+                        # The turn decision: (action, value of its leading choose); enter its code.
+                        code, nlocals, slot = g.action_entry[value[0]]
+                        env = [None] * nlocals
+                        pc = 0
+                        if slot >= 0:
+                            env[slot] = value[1]
+                            pc = 1
+                        if code.leaf:
+                            self.budget = self.step_limit
+                            run_leaf(self, code, env, pc)  # an `end` in it may move the frames on
+                            frame = stack[-1]
+                        else:
+                            frame = [code.index, pc, env]
+                            stack.append(frame)
+                self.budget = self.step_limit
+                code = codes[frame[0]]
+                blocks, env, pc = code.blocks, frame[2], frame[1]
+                while True:
+                    # A block runs the ops from pc up to a jump or a control op; it returns where
+                    # to go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
+                    block = blocks[pc]
+                    if block is None:
+                        block = g.block(frame[0], pc)
+                    r = block(self, env)
+                    if r >= 0:
+                        pc = r
+                        continue
+                    if r < RELOAD:  # the block recorded the frames' positions itself
+                        if r == SUSPENDED:
+                            break
+                        frame = stack[-1]  # STACKED
+                        code = codes[frame[0]]
+                        blocks, env, pc = code.blocks, frame[2], frame[1]
+                        continue
+                    frame[1] = code.ends[pc]  # where the frame goes on from: after the block's last op
+                    if r == RELOAD:
+                        frame = stack[-1]
+                        code = codes[frame[0]]
+                        blocks, env, pc = code.blocks, frame[2], frame[1]
+                        continue
+                    break
+            except RulesRuntimeError as e:
+                if e.span is None:
+                    span = g.error_span(e, frame[0], pc)
+                    raise RulesRuntimeError(str(e).removeprefix("runtime error: "), span) from None
+                raise
+            except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
+                msg = str(e)
+                if "NoneType" in msg:
+                    msg = "a value here is none (the top of an empty zone, or a variable never set?)"
+                elif isinstance(e, ZeroDivisionError):
+                    msg = "division by zero"
+                raise RulesRuntimeError(msg, g.error_span(e, frame[0], pc)) from None
+            if pick is None or self.pending < 0 or self.moves == stop:
+                return
+            n = len(self.options)
+            i = pick(n) if forced or n > 1 else 0
+            if not 0 <= i < n:
+                raise IllegalMove(f"move number {i} does not exist; there are {n}")
 
     def tick(self) -> None:
         """Called on every backward jump and new turn: a rule that loops with no decision stops here."""
