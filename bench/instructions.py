@@ -4,10 +4,11 @@
 
 Runs random play at 4 players under valgrind's callgrind (it must be installed) for the engine
 (`State.playout`, as bench/run.py times it) and for each hand-written baseline, twice (N/5 and N
-games, the same seeds as bench/run.py), and prints the instructions of the difference divided by its moves: the cost of a move with start-up,
-loading and the first games taken away. Also the cost of an *empty move*: a two-player game whose
-two actions do nothing, so all it measures is the machine (the random pick, the turn and the
-options). Callgrind runs programs about 50 times slower: expect a few minutes.
+games, the same seeds as bench/run.py), and prints the instructions of the difference divided by
+its moves: the cost of a move with start-up, loading and the first games taken away. Also the
+cost of an *empty move*: a two-player game whose two actions do nothing, so all it measures is the
+machine (the random pick, the turn and the options). Callgrind runs programs about 50 times
+slower: expect a few minutes.
 """
 
 from __future__ import annotations
