@@ -753,6 +753,9 @@ def test_playout_plays_the_moves_of_an_apply_index_loop(path):
         assert a.is_over and played == a.moves - 7
         assert fingerprint(a) == fingerprint(b) and a.log == b.log
         assert a.playout(ra.randrange) == 0
+    with pytest.raises(ValueError, match="at least 0"):
+        game.new_game(0).playout(random.Random(0).randrange, -1)
+    assert game.new_game(0).playout(random.Random(0).randrange, 0) == 0
 
 
 def test_playout_without_forced_picks_asks_only_real_decisions(tempurra4):

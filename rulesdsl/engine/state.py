@@ -165,6 +165,8 @@ class State:
         returns the moves played. The same moves as `apply_index(pick(num_moves()))` in a loop, but
         without a call into the state per move: random playouts (simulations, search bots) run
         here. `forced=False` plays a decision with a single option without asking `pick`."""
+        if limit is not None and limit < 0:
+            raise ValueError(f"a playout's limit must be at least 0 (got {limit})")
         start = self.moves
         stop = start + limit if limit is not None else -1
         if self.log is not None:
