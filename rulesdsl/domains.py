@@ -133,6 +133,15 @@ class DomainWriter:
 
         if not self.c.codegen:
             raise NoSource("closures only")
+        if isinstance(e, ast.ListLit) and distinct is distinct_plain:
+            try:  # a list of constants (`[true, false]`): its options are known now
+                values = pyast.literal_eval(self.sc.src(e, {}))
+                options = tuple(pyast.literal_eval(item.format(v=repr(x)))
+                                for x in dict.fromkeys(values) if x is not None)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                pass
+            else:
+                return Plan(post=[f"{TARGET} += {self.sc.const(options)}"])
         lp = self.each(e, {}, None)
         v = lp.var
         target = TARGET
