@@ -329,26 +329,38 @@ class DomainWriter:
         and a part `T[card] == v` among them, v a value worked out before the loop (`ready`), as
         one look-up in a set of cards (the one for v, found before the loop: the other lines).
         Consecutive parts only, in their order: nothing that could fail runs more or less often."""
+        text = cond.strip()
         try:
-            tree = pyast.parse(cond.strip(), mode="eval").body
+            tree = pyast.parse(text, mode="eval").body
         except SyntaxError:
             return cond, []
         terms: list[pyast.expr] = []
-        _and_terms(tree, terms)
+        _bool_terms(tree, pyast.And, terms)
         pieces: list[str] = []
         pre: list[str] = []
         run: list[pyast.expr] = []  # parts that read only the card's tables
         eq: tuple[pyast.expr, str] | None = None  # and one `T[card] == v`, v ready
 
+        tabled = False
+
         def flush() -> None:
-            nonlocal eq, run
+            nonlocal eq, run, tabled
             if run or eq is not None:
                 pieces.append(self.run_test(run, eq, var, pre))
+                tabled = True
             run, eq = [], None
 
         for t in terms:
             if self.card_table(pyast.unparse(t), var) is not None:
                 run.append(t)
+                continue
+            more: list[str] = []
+            either = self.or_test(t, var, ready, more)
+            if either is not None:
+                flush()
+                pieces.append(either)
+                pre += more
+                tabled = True
                 continue
             side = self.eq_ready(t, var, ready)
             if side is not None and eq is None:
@@ -358,11 +370,11 @@ class DomainWriter:
             if side is not None:
                 eq = side
                 continue
-            pieces.append(pyast.unparse(t))
+            pieces.append(pyast.get_source_segment(text, t) or pyast.unparse(t))
         flush()
-        pieces = [p for p in pieces if p != "True"]
-        if len(pieces) == 1 and pieces[0] == cond:
+        if not tabled:
             return cond, []
+        pieces = [p for p in pieces if p != "True"]
         return " and ".join(f"({p})" for p in pieces) or "True", pre
 
     def run_test(self, run: list[pyast.expr], eq, var: str, pre: list[str]) -> str:
@@ -376,6 +388,39 @@ class DomainWriter:
             if not any(ok):
                 return "False"
             return f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
+        return self.in_set(eq, ok, var, pre)
+
+    def or_test(self, t: pyast.expr, var: str, ready: set[str], pre: list[str]) -> str | None:
+        """A piece of card_test for `A or B or ...`, each part a test of the card's tables or a
+        `T[card] == v` (see card_test): a look-up per part (those of the card alone as one), in
+        any order since none can fail. None if it is not of that form."""
+        if not (isinstance(t, pyast.BoolOp) and isinstance(t.op, pyast.Or)):
+            return None
+        parts: list[pyast.expr] = []
+        _bool_terms(t, pyast.Or, parts)
+        alone, eqs = [], []
+        for part in parts:
+            if self.card_table(pyast.unparse(part), var) is not None:
+                alone.append(part)
+                continue
+            side = self.eq_ready(part, var, ready)
+            if side is None:
+                return None
+            eqs.append(side)
+        out = []
+        if alone:
+            ok = self.card_table(" or ".join(f"({pyast.unparse(part)})" for part in alone), var)
+            assert ok is not None
+            if all(ok):
+                return "True"
+            if any(ok):
+                out.append(f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]")
+        every = [True] * self.g.ncards
+        return " or ".join(out + [self.in_set(side, every, var, pre) for side in eqs])
+
+    def in_set(self, eq: tuple[pyast.expr, str], ok: list[bool], var: str, pre: list[str]) -> str:
+        """`T[card] == v` for the cards that pass `ok`, as a look-up in the set of those cards
+        whose T is v, found before the loop (lines added to `pre`)."""
         node, value = eq
         keys = self.card_values(pyast.unparse(node), var)
         assert keys is not None
@@ -436,10 +481,19 @@ class DomainWriter:
         if not (isinstance(t, pyast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], pyast.Eq)):
             return None
         for node, other in ((t.left, t.comparators[0]), (t.comparators[0], t.left)):
-            if isinstance(other, pyast.Name) and other.id in ready and other.id != var \
-                    and self.card_values(pyast.unparse(node), var) is not None:
-                return node, other.id
+            if self.ready(other, var, ready) and self.card_values(pyast.unparse(node), var) is not None:
+                return node, pyast.unparse(other)
         return None
+
+    def ready(self, e: pyast.expr, var: str, ready: set[str]) -> bool:
+        """Is `e` a value worked out before the loop (a name in `ready`), or a variable of the game
+        (`st.vars[i]`: never changed while options are listed, it cannot fail)?"""
+        if isinstance(e, pyast.Name):
+            return e.id in ready and e.id != var
+        return isinstance(e, pyast.Subscript) and isinstance(e.value, pyast.Attribute) and e.value.attr == "vars" \
+            and isinstance(e.value.value, pyast.Name) and e.value.value.id == "st" \
+            and isinstance(e.slice, pyast.Constant) and type(e.slice.value) is int \
+            and 0 <= e.slice.value < len(self.g.var_init)
 
     # -- values worked out before a loop
     def value(self, name: str, src: str) -> tuple[list[str], tuple[str, str, list[str]] | None]:
@@ -528,11 +582,11 @@ def conj(node: ast.Expr, out: list[ast.Expr]) -> None:
         out.append(node)
 
 
-def _and_terms(node: pyast.expr, out: list[pyast.expr]) -> None:
-    """The terms of a Python `a and b and ...`."""
-    if isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
+def _bool_terms(node: pyast.expr, op: type, out: list[pyast.expr]) -> None:
+    """The terms of a Python `a and b and ...` (op And) or `a or b or ...` (op Or)."""
+    if isinstance(node, pyast.BoolOp) and isinstance(node.op, op):
         for v in node.values:
-            _and_terms(v, out)
+            _bool_terms(v, op, out)
     else:
         out.append(node)
 

@@ -16,9 +16,9 @@ from rulesdsl.compiler import compile_program
 # merged), a list with repeats and none, a grid, an attribute that some cards lack, and defines
 # applied to the items (and to other values in the same test). Loops of several actions over the
 # same hand run as one; scans over the players are written out seat by seat. Tests that read only a
-# card's tables become look-ups (`x.n == top(pile).n`: a set of cards per value, none among them; a
-# `bottom(...)` worked out first looks at the pile's first card first), and a list of constants
-# (with a repeat) is options known when the rules load.
+# card's tables become look-ups (`x.n == top(pile).n`: a set of cards per value, none among them,
+# also in an `or` and for a variable of the game; a `bottom(...)` worked out first looks at the
+# pile's first card first), and a list of constants (with a repeat) is options known at load.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -93,6 +93,10 @@ action same {
 }
 action low {
     choose x in me.hand where x is c and x.n != low_n and x.n != 2
+    move x to pile
+}
+action either {
+    choose x in me.hand where x is w or x.n == tally or x.n == top(pile).n
     move x to pile
 }
 action flag {
