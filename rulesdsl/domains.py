@@ -163,28 +163,30 @@ class DomainWriter:
             first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
             faces = self.sc.const(self.g.card_face)
             got = item.format(v=v)
-            j, k = self.fresh("j"), self.fresh("k")
-            kept = f"{target}[{j}]" if item == "{v}" else f"{target}[{j}][1]"
+            k = self.fresh("k")
+            kept = self.fresh("p")
             lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
             # The first card of a face takes a place without a look at what is known: alone on its
             # face, it is an option either way. A second one sorts it out: a card the chooser does
             # not know is an option of its own; one it knows takes the face's place if the card
-            # there is unknown (a place of its own), else if more players know it.
+            # there is unknown (a place of its own), else if more players know it (a rare case:
+            # the place is looked for; the options hold that card once).
             body = [
                 f"{face} = {faces}[{v}]",
                 f"if {face} not in {first}:",
-                f"    {first}[{face}] = len({target})",
+                f"    {first}[{face}] = {v}",
                 f"    {add}",
                 "else:",
                 f"    {k} = {kn}[{v}]",
-                f"    {j} = {first}[{face}]",
+                f"    {kept} = {first}[{face}]",
                 f"    if not {k} >> {chooser} & 1:",
                 f"        {add}",
                 f"    elif not {kn}[{kept}] >> {chooser} & 1:",
-                f"        {first}[{face}] = len({target})",
+                f"        {first}[{face}] = {v}",
                 f"        {add}",
                 f"    elif {k}.bit_count() > {kn}[{kept}].bit_count():",
-                f"        {target}[{j}] = {got}",
+                f"        {first}[{face}] = {v}",
+                f"        {target}[{target}.index({item.format(v=kept)})] = {got}",
             ]
         else:
             raise NoSource("options that need Game.distinct_cards")
