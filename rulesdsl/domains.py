@@ -336,6 +336,7 @@ class DomainWriter:
             tree = pyast.parse(text, mode="eval").body
         except SyntaxError:
             return cond, []
+        _Source(text).mark(tree)
         terms: list[pyast.expr] = []
         _bool_terms(tree, pyast.And, terms)
         pieces: list[str] = []
@@ -353,7 +354,7 @@ class DomainWriter:
             run, eq = [], None
 
         for t in terms:
-            if self.card_table(pyast.unparse(t), var) is not None:
+            if self.card_table(_src(t), var) is not None:
                 run.append(t)
                 continue
             more: list[str] = []
@@ -372,7 +373,7 @@ class DomainWriter:
             if side is not None:
                 eq = side
                 continue
-            pieces.append(pyast.get_source_segment(text, t) or pyast.unparse(t))
+            pieces.append(_src(t))
         flush()
         if not tabled:
             return cond, []
@@ -381,7 +382,7 @@ class DomainWriter:
 
     def run_test(self, run: list[pyast.expr], eq, var: str, pre: list[str]) -> str:
         """One piece of card_test: a look-up in a table of truth values or in a set of cards."""
-        src = " and ".join(f"({pyast.unparse(t)})" for t in run) or "True"
+        src = " and ".join(f"({_src(t)})" for t in run) or "True"
         ok = self.card_table(src, var)
         assert ok is not None
         if eq is None:
@@ -402,7 +403,7 @@ class DomainWriter:
         _bool_terms(t, pyast.Or, parts)
         alone, eqs = [], []
         for part in parts:
-            if self.card_table(pyast.unparse(part), var) is not None:
+            if self.card_table(_src(part), var) is not None:
                 alone.append(part)
                 continue
             side = self.eq_ready(part, var, ready)
@@ -411,7 +412,7 @@ class DomainWriter:
             eqs.append(side)
         out = []
         if alone:
-            ok = self.card_table(" or ".join(f"({pyast.unparse(part)})" for part in alone), var)
+            ok = self.card_table(" or ".join(f"({_src(part)})" for part in alone), var)
             assert ok is not None
             if all(ok):
                 return "True"
@@ -424,7 +425,7 @@ class DomainWriter:
         """`T[card] == v` for the cards that pass `ok`, as a look-up in the set of those cards
         whose T is v, found before the loop (lines added to `pre`)."""
         node, value = eq
-        keys = self.card_values(pyast.unparse(node), var)
+        keys = self.card_values(_src(node), var)
         assert keys is not None
         sets: dict = {}
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
@@ -483,8 +484,8 @@ class DomainWriter:
         if not (isinstance(t, pyast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], pyast.Eq)):
             return None
         for node, other in ((t.left, t.comparators[0]), (t.comparators[0], t.left)):
-            if self.ready(other, var, ready) and self.card_values(pyast.unparse(node), var) is not None:
-                return node, pyast.unparse(other)
+            if self.ready(other, var, ready) and self.card_values(_src(node), var) is not None:
+                return node, _src(other)
         return None
 
     def ready(self, e: pyast.expr, var: str, ready: set[str]) -> bool:
@@ -582,6 +583,25 @@ def conj(node: ast.Expr, out: list[ast.Expr]) -> None:
         conj(node.right, out)
     else:
         out.append(node)
+
+
+class _Source:
+    """The text of each node of a parsed one-line expression, kept on the node (cheaper than
+    ast.unparse, which this falls back to; offsets are in bytes of UTF-8)."""
+
+    def __init__(self, text: str):
+        self.data = text.encode()
+        self.one_line = "\n" not in text
+
+    def mark(self, tree: pyast.AST) -> None:
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.expr):
+                node.text = self.data[node.col_offset:node.end_col_offset].decode() if self.one_line else None
+
+
+def _src(node: pyast.expr) -> str:
+    text = getattr(node, "text", None)
+    return text if text is not None else pyast.unparse(node)
 
 
 def _bool_terms(node: pyast.expr, op: type, out: list[pyast.expr]) -> None:
