@@ -5,8 +5,10 @@ identical cards of a hand (`Game.distinct_cards`). In a generated function a dom
 plain `for` loops that filter and merge as they go, and append each option where it belongs: no
 comprehension (each one is a call in Python 3.11), no second pass. Values a condition needs that do
 not depend on the item are worked out before the loop, as the expression form does, and a
-`top(S where C)` among them is a loop that stops at the first match. Forms not handled here raise
-`NoSource`, and the caller keeps the expression form.
+`top(S where C)` among them is a loop that stops at the first match. A test of a card that reads
+only the card's own tables (kind, attributes) is worked out for every card when the rules load,
+and `it.x == v` for a v known before the loop is a look-up in the set of cards whose x is v.
+Forms not handled here raise `NoSource`, and the caller keeps the expression form.
 """
 
 from __future__ import annotations
