@@ -523,11 +523,13 @@ class DomainWriter:
                     return [f"{name} = {{}}"], (seq, key_var, [
                         f"{k} = {t}[{key_var}]", f"if {k} is not {mark}:",
                         f"    if {k} in {name}: {name}[{k}] += 1", f"    else: {name}[{k}] = 1"])
-                test, _ = self.card_test(test, key_var, set()) if test else (test, [])
+                test, more = self.card_test(test, key_var, set()) if test else (test, [])
+            else:
+                more = []
             body = [f"if {test}:"] if test else []
             at = "    " if test else ""
             body += [f"{at}{k} = {key}", f"{at}if {k} in {name}: {name}[{k}] += 1", f"{at}else: {name}[{k}] = 1"]
-            return [f"{name} = {{}}"], (seq, key_var, body)
+            return [f"{name} = {{}}", *more], (seq, key_var, body)
         node = sc.hoist_nodes.get(name)
         if node is not None:
             try:

@@ -99,6 +99,10 @@ action either {
     choose x in me.hand where x is w or x.n == tally or x.n == top(pile).n
     move x to pile
 }
+action tallied {
+    choose v in distinct(me.hand.n) where count(me.hand where it.n == v and (it.n == tally or it is w)) >= 1
+    tally = tally + 1
+}
 action flag {
     choose b in [yes, no, yes] as "flag"
     tally = tally + 1
