@@ -5,12 +5,15 @@ identical cards of a hand (`Game.distinct_cards`). In a generated function a dom
 plain `for` loops that filter and merge as they go, and append each option where it belongs: no
 comprehension (each one is a call in Python 3.11), no second pass. Values a condition needs that do
 not depend on the item are worked out before the loop, as the expression form does, and a
-`top(S where C)` among them is a loop that stops at the first match. Forms not handled here raise
-`NoSource`, and the caller keeps the expression form.
+`top(S where C)` among them is a loop that stops at the first match. A test of a card that reads
+only the card's own tables (kind, attributes) is worked out for every card when the rules load,
+and `it.x == v` for a v known before the loop is a look-up in the set of cards whose x is v.
+Forms not handled here raise `NoSource`, and the caller keeps the expression form.
 """
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from . import ast
@@ -74,11 +77,13 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
             out += [f"for {var} in {src}:", *("    " + line for line in body)]
             continue
         first = scans[0][0]
-        if any(re.search(rf"(^|[^\w.]){first}\s*(=|:=)[^=]|for {first}\b", line) for _, body in scans for line in body):
+        if any(_sets(first, line) for _, body in scans for line in body):
             first = "_wz"  # a body sets that name: the item goes in a name of its own
         out.append(f"for {first} in {src}:")
         for var, body in scans:
-            if var != first:
+            if var != first and not any(_sets(var, line) for line in body):
+                body = [re.sub(rf"\b{var}\b", first, line) for line in body]  # the item by the loop's name
+            elif var != first:
                 out.append(f"    {var} = {first}")
             out += ["    " + line for line in body]
     for p, t in zip(plans, targets, strict=True):
@@ -86,6 +91,12 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
         if t != "opts":
             out.append(f"opts += {t}")
     return out
+
+
+def _sets(name: str, line: str) -> bool:
+    """Does this line of Python set `name`?"""
+    return re.search(rf"(^|[^\w.]){name}\s*([-+*/%&|^@]|//|\*\*|<<|>>)?(=|:=)[^=]|\bfor\b[^:]*\b{name}\b[^:]*\bin\b",
+                     line) is not None
 
 
 def _by_src(plans: list[Plan], targets: list[str]) -> dict[str, list[tuple[str, list[str]]]]:
@@ -106,6 +117,8 @@ class DomainWriter:
         self.c = sc.c
         self.g = sc.c.g
         self.n = 0
+        self.tables: dict = {}  # see shared
+        self.values: dict[str, list | None] = {}  # see card_values
 
     def fresh(self, stem: str) -> str:
         self.n += 1
@@ -122,6 +135,15 @@ class DomainWriter:
 
         if not self.c.codegen:
             raise NoSource("closures only")
+        if isinstance(e, ast.ListLit) and distinct is distinct_plain:
+            try:  # a list of constants (`[true, false]`): its options are known now
+                values = pyast.literal_eval(self.sc.src(e, {}))
+                options = tuple(pyast.literal_eval(item.format(v=repr(x)))
+                                for x in dict.fromkeys(values) if x is not None)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                pass
+            else:
+                return Plan(post=[f"{TARGET} += {self.sc.const(options)}"])
         lp = self.each(e, {}, None)
         v = lp.var
         target = TARGET
@@ -143,18 +165,30 @@ class DomainWriter:
             first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
             faces = self.sc.const(self.g.card_face)
             got = item.format(v=v)
-            kept = f"{target}[{first}[{face}]]" if item == "{v}" else f"{target}[{first}[{face}]][1]"
+            k = self.fresh("k")
+            kept = self.fresh("p")
             lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
+            # The first card of a face takes a place without a look at what is known: alone on its
+            # face, it is an option either way. A second one sorts it out: a card the chooser does
+            # not know is an option of its own; one it knows takes the face's place if the card
+            # there is unknown (a place of its own), else if more players know it (a rare case:
+            # the place is looked for; the options hold that card once).
             body = [
-                f"if {kn}[{v}] >> {chooser} & 1:",
-                f"    {face} = {faces}[{v}]",
-                f"    if {face} not in {first}:",
-                f"        {first}[{face}] = len({target})",
-                f"        {add}",
-                f"    elif {kn}[{v}].bit_count() > {kn}[{kept}].bit_count():",
-                f"        {target}[{first}[{face}]] = {got}",
-                "else:",
+                f"{face} = {faces}[{v}]",
+                f"if {face} not in {first}:",
+                f"    {first}[{face}] = {v}",
                 f"    {add}",
+                "else:",
+                f"    {k} = {kn}[{v}]",
+                f"    {kept} = {first}[{face}]",
+                f"    if not {k} >> {chooser} & 1:",
+                f"        {add}",
+                f"    elif not {kn}[{kept}] >> {chooser} & 1:",
+                f"        {first}[{face}] = {v}",
+                f"        {add}",
+                f"    elif {k}.bit_count() > {kn}[{kept}].bit_count():",
+                f"        {first}[{face}] = {v}",
+                f"        {target}[{target}.index({item.format(v=kept)})] = {got}",
             ]
         else:
             raise NoSource("options that need Game.distinct_cards")
@@ -229,29 +263,40 @@ class DomainWriter:
         var, _, cond, hoisted = sc.loop(e, items)
         pre: list[str] = []
         scans = []
+        ready = set()  # hoisted values worked out before the loop (not tables filled in a scan)
         for name, value in hoisted:
             lines, scan = self.value(name, value)
             pre += lines
             if scan is not None:
                 scans.append(scan)
-        table = self.counted(e.seq, [name for name, _ in hoisted], items)
-        if table is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
-            nonnone = None not in self.g.attrs[e.seq.args[0].name]
+            else:
+                ready.add(name)
+        counted = self.counted(e.seq, [name for name, _ in hoisted], items)
+        if counted is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
+            table, nonnone = counted
+            n = self.fresh("n")
+            if f"{table}.get({var}, 0)" in cond:  # each key's count comes with it
+                cond = cond.replace(f"{table}.get({var}, 0)", n)
+                return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond}:"], 2, var, True, nonnone,
+                            None, scans=scans)
             return Loop(pre, [f"for {var} in {table}:", f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
         inner = self.each(e.seq, items, var)
         pre += inner.pre
         lines = list(inner.lines)
         if inner.var != var:
             lines.append(f"{inner.at()}{var} = {inner.var}")
+        if inner.nonnone and self.c.type(e.seq) in (ZONE, "list[card]"):  # var holds a card
+            cond, more = self.card_test(cond, var, ready)
+            pre += more
         lines.append(f"{inner.at()}if {cond}:")
         safe = inner.safe and sc.safe(e.cond, frozenset([self.c.p.slots[id(e)]]))
         return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone, inner.src, safe,
                     scans + inner.scans)
 
-    def counted(self, e: ast.Expr, names: list[str], items: dict[int, str]) -> str | None:
+    def counted(self, e: ast.Expr, names: list[str], items: dict[int, str]) -> tuple[str, bool] | None:
         """A joined count's table whose keys are the values of `e` in order, if `e` is
         `distinct((S where C).x)` and the table counts `it.x` over `S where C` (a zone): the keys
-        of a dict keep the order in which they first came."""
+        of a dict keep the order in which they first came. With it: whether no key can be none."""
         if not (isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1
                 and self.c.p.refs.get(id(e)) is None and isinstance(e.args[0], ast.Attr)):
             return None
@@ -272,8 +317,188 @@ class DomainWriter:
             parts = sc.join_parts.get(name)
             if parts is not None and parts[1] == mine[1] \
                     and [_rename(x, parts[0]) for x in parts[2:]] == [_rename(x, var) for x in mine[2:]]:
-                return name
+                values = self.g.attrs[attr.name]
+                if None not in values:
+                    return name, True
+                # none among the values, but maybe not among those of the cards that pass C
+                passing = self.card_table(mine[2], var)
+                return name, passing is not None and None not in [v for v, ok in zip(values, passing, strict=True)
+                                                                    if ok]
         return None
+
+    # -- tests of a card
+    def card_test(self, cond: str, var: str, ready: set[str]) -> tuple[str, list[str]]:
+        """`cond`, a test of card `var`, with its parts that read only the card's own tables (kind,
+        attributes, face) looked up in one table of truth values worked out now, for every card;
+        and a part `T[card] == v` among them, v a value worked out before the loop (`ready`), as
+        one look-up in a set of cards (the one for v, found before the loop: the other lines).
+        Consecutive parts only, in their order: nothing that could fail runs more or less often."""
+        text = cond.strip()
+        try:
+            tree = pyast.parse(text, mode="eval").body
+        except SyntaxError:
+            return cond, []
+        _Source(text).mark(tree)
+        terms: list[pyast.expr] = []
+        _bool_terms(tree, pyast.And, terms)
+        pieces: list[str] = []
+        pre: list[str] = []
+        run: list[pyast.expr] = []  # parts that read only the card's tables
+        eq: tuple[pyast.expr, str] | None = None  # and one `T[card] == v`, v ready
+
+        tabled = False
+
+        def flush() -> None:
+            nonlocal eq, run, tabled
+            if run or eq is not None:
+                pieces.append(self.run_test(run, eq, var, pre))
+                tabled = True
+            run, eq = [], None
+
+        for t in terms:
+            if self.card_table(_src(t), var) is not None:
+                run.append(t)
+                continue
+            more: list[str] = []
+            either = self.or_test(t, var, ready, more)
+            if either is not None:
+                flush()
+                pieces.append(either)
+                pre += more
+                tabled = True
+                continue
+            side = self.eq_ready(t, var, ready)
+            if side is not None and eq is None:
+                eq = side
+                continue
+            flush()
+            if side is not None:
+                eq = side
+                continue
+            pieces.append(_src(t))
+        flush()
+        if not tabled:
+            return cond, []
+        pieces = [p for p in pieces if p != "True"]
+        return " and ".join(f"({p})" for p in pieces) or "True", pre
+
+    def run_test(self, run: list[pyast.expr], eq, var: str, pre: list[str]) -> str:
+        """One piece of card_test: a look-up in a table of truth values or in a set of cards."""
+        src = " and ".join(f"({_src(t)})" for t in run) or "True"
+        ok = self.card_table(src, var)
+        assert ok is not None
+        if eq is None:
+            if all(ok):
+                return "True"
+            if not any(ok):
+                return "False"
+            return f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
+        return self.in_set(eq, ok, var, pre)
+
+    def or_test(self, t: pyast.expr, var: str, ready: set[str], pre: list[str]) -> str | None:
+        """A piece of card_test for `A or B or ...`, each part a test of the card's tables or a
+        `T[card] == v` (see card_test): a look-up per part (those of the card alone as one), in
+        any order since none can fail. None if it is not of that form."""
+        if not (isinstance(t, pyast.BoolOp) and isinstance(t.op, pyast.Or)):
+            return None
+        parts: list[pyast.expr] = []
+        _bool_terms(t, pyast.Or, parts)
+        alone, eqs = [], []
+        for part in parts:
+            if self.card_table(_src(part), var) is not None:
+                alone.append(part)
+                continue
+            side = self.eq_ready(part, var, ready)
+            if side is None:
+                return None
+            eqs.append(side)
+        out = []
+        if alone:
+            ok = self.card_table(" or ".join(f"({_src(part)})" for part in alone), var)
+            assert ok is not None
+            if all(ok):
+                return "True"
+            if any(ok):
+                out.append(f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]")
+        every = [True] * self.g.ncards
+        return " or ".join(out + [self.in_set(side, every, var, pre) for side in eqs])
+
+    def in_set(self, eq: tuple[pyast.expr, str], ok: list[bool], var: str, pre: list[str]) -> str:
+        """`T[card] == v` for the cards that pass `ok`, as a look-up in the set of those cards
+        whose T is v, found before the loop (lines added to `pre`)."""
+        node, value = eq
+        keys = self.card_values(_src(node), var)
+        assert keys is not None
+        sets: dict = {}
+        for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
+            if passes:
+                sets.setdefault(k, []).append(c)
+        table = self.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
+                            lambda: {k: frozenset(v) for k, v in sets.items()})
+        empty = self.sc.const(self.shared(("empty",), frozenset))
+        name = self.fresh("s")
+        # (a value that cannot be a key, a list, equals none of them)
+        pre += [f"try: {name} = {self.sc.const(table)}.get({value}, {empty})", f"except TypeError: {name} = {empty}"]
+        return f"{var} in {name}"
+
+    def shared(self, key, make):
+        """One object per key, so equal tables are one constant of the generated code."""
+        if key not in self.tables:
+            self.tables[key] = make()
+        return self.tables[key]
+
+    def card_values(self, src: str, var: str) -> list | None:
+        """The value of expression `src` for each card as `var`, if it reads nothing but the card
+        and constant tables (no call, no state) and fails for no card; else None."""
+        key = _rename(src, var)
+        if key in self.values:
+            return self.values[key]
+        out = None
+        try:
+            tree = pyast.parse(src, mode="eval")
+        except SyntaxError:
+            tree = None
+        if tree is not None and all(isinstance(n, _PURE) for n in pyast.walk(tree)) and all(
+                n.id == var or _frozen(self.sc.names.get(n.id, _frozen))
+                for n in pyast.walk(tree) if isinstance(n, pyast.Name)):
+            try:
+                f = eval(f"lambda {var}: ({src})", self.sc.names)
+                out = [f(c) for c in range(self.g.ncards)]
+                for v in out:
+                    hash(v)
+            except Exception:  # it fails for some card (or gives a value that is no key): left as it is
+                out = None
+        self.values[key] = out
+        return out
+
+    def card_table(self, src: str, var: str) -> list[bool] | None:
+        """Whether test `src` holds for each card as `var` (see card_values), or None."""
+        values = self.card_values(src, var)
+        if values is None:
+            return None
+        try:
+            return [bool(v) for v in values]
+        except Exception:
+            return None
+
+    def eq_ready(self, t: pyast.expr, var: str, ready: set[str]) -> tuple[pyast.expr, str] | None:
+        """(T, v) if `t` is `T == v` or `v == T`, T a value of the card alone, v a name in `ready`."""
+        if not (isinstance(t, pyast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], pyast.Eq)):
+            return None
+        for node, other in ((t.left, t.comparators[0]), (t.comparators[0], t.left)):
+            if self.ready(other, var, ready) and self.card_values(_src(node), var) is not None:
+                return node, _src(other)
+        return None
+
+    def ready(self, e: pyast.expr, var: str, ready: set[str]) -> bool:
+        """Is `e` a value worked out before the loop (a name in `ready`), or a variable of the game
+        (`st.vars[i]`: never changed while options are listed, it cannot fail)?"""
+        if isinstance(e, pyast.Name):
+            return e.id in ready and e.id != var
+        return isinstance(e, pyast.Subscript) and isinstance(e.value, pyast.Attribute) and e.value.attr == "vars" \
+            and isinstance(e.value.value, pyast.Name) and e.value.value.id == "st" \
+            and isinstance(e.slice, pyast.Constant) and type(e.slice.value) is int \
+            and 0 <= e.slice.value < len(self.g.var_init)
 
     # -- values worked out before a loop
     def value(self, name: str, src: str) -> tuple[list[str], tuple[str, str, list[str]] | None]:
@@ -284,10 +509,27 @@ class DomainWriter:
         if join is not None:
             key_var, seq, test, key = join
             k = self.fresh("k")
+            m = re.fullmatch(r"st\.zones\[(\d+)( \+ .+)?\]", seq)
+            if m is not None and self.g.zone_shape[int(m[1])] != GRID:  # the items are cards
+                keys = self.card_values(key, key_var)
+                passing = self.card_table(test, key_var) if test else [True] * self.g.ncards
+                if keys is not None and passing is not None:
+                    # One look-up per card: its key, or a mark that it does not count.
+                    out = self.shared(("mark",), object)
+                    table = tuple(v if ok else out for v, ok in zip(keys, passing, strict=True))
+                    t = self.sc.const(self.shared(("keys", _rename(key, key_var), _rename(test, key_var)),
+                                                  lambda: table))
+                    mark = self.sc.const(out)
+                    return [f"{name} = {{}}"], (seq, key_var, [
+                        f"{k} = {t}[{key_var}]", f"if {k} is not {mark}:",
+                        f"    if {k} in {name}: {name}[{k}] += 1", f"    else: {name}[{k}] = 1"])
+                test, more = self.card_test(test, key_var, set()) if test else (test, [])
+            else:
+                more = []
             body = [f"if {test}:"] if test else []
             at = "    " if test else ""
             body += [f"{at}{k} = {key}", f"{at}if {k} in {name}: {name}[{k}] += 1", f"{at}else: {name}[{k}] = 1"]
-            return [f"{name} = {{}}"], (seq, key_var, body)
+            return [f"{name} = {{}}", *more], (seq, key_var, body)
         node = sc.hoist_nodes.get(name)
         if node is not None:
             try:
@@ -313,9 +555,20 @@ class DomainWriter:
             lp = self.each_where(e.args[0], items)
             if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
-            if e.func in ("top", "last"):
+            end = "-1" if e.func in ("top", "last") else "0"
+            if end == "-1":
                 lp.lines[0] = lp.lines[0].replace(" in ", " in reversed(", 1)[:-1] + "):"
-            return [f"{name} = None"] + lp.pre + lp.lines + [f"{lp.at()}{name} = {lp.var}", f"{lp.at()}break"]
+            found = [f"{lp.at()}{name} = {lp.var}", f"{lp.at()}break"]
+            if len(lp.lines) == 2 and lp.src is not None and lp.lines[0].startswith(f"for {lp.var} in ") \
+                    and lp.lines[1].startswith("    if "):
+                # The end of the zone first: often the one (no loop to start then).
+                z, v = self.fresh("z"), lp.var
+                loop = [lp.lines[0].replace(f" in reversed({lp.src}):", f" in reversed({z}):", 1)
+                        .replace(f" in {lp.src}:", f" in {z}:", 1), lp.lines[1], *found]
+                return [f"{name} = None", *lp.pre, f"{z} = {lp.src}", f"if {z}:", f"    {v} = {z}[{end}]",
+                        f"    {lp.lines[1].strip()}", f"        {name} = {v}", "    else:",
+                        *("        " + line for line in loop)]
+            return [f"{name} = None"] + lp.pre + lp.lines + found
         raise NoSource("not a scan")
 
     # -- zones
@@ -334,6 +587,49 @@ def conj(node: ast.Expr, out: list[ast.Expr]) -> None:
         conj(node.right, out)
     else:
         out.append(node)
+
+
+class _Source:
+    """The text of each node of a parsed one-line expression, kept on the node (cheaper than
+    ast.unparse, which this falls back to; offsets are in bytes of UTF-8)."""
+
+    def __init__(self, text: str):
+        self.data = text.encode()
+        self.one_line = "\n" not in text
+
+    def mark(self, tree: pyast.AST) -> None:
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.expr):
+                node.text = self.data[node.col_offset:node.end_col_offset].decode() if self.one_line else None
+
+
+def _src(node: pyast.expr) -> str:
+    text = getattr(node, "text", None)
+    return text if text is not None else pyast.unparse(node)
+
+
+def _bool_terms(node: pyast.expr, op: type, out: list[pyast.expr]) -> None:
+    """The terms of a Python `a and b and ...` (op And) or `a or b or ...` (op Or)."""
+    if isinstance(node, pyast.BoolOp) and isinstance(node.op, op):
+        for v in node.values:
+            _bool_terms(v, op, out)
+    else:
+        out.append(node)
+
+
+# Python expressions that read values and fail on nothing but a value (no call, no attribute, no
+# name set): worked out for every card when they read the card's tables alone.
+_PURE = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant, pyast.Tuple,
+         pyast.UnaryOp, pyast.BinOp, pyast.IfExp, pyast.expr_context, pyast.boolop, pyast.cmpop, pyast.unaryop,
+         pyast.operator)
+_SCALARS = (int, str, float, type(None))
+
+
+def _frozen(value) -> bool:
+    """A constant that never changes: a scalar, or a tuple or frozenset of scalars."""
+    if isinstance(value, _SCALARS):
+        return True
+    return isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value)
 
 
 def _rename(src: str, var: str) -> str:

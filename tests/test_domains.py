@@ -15,7 +15,10 @@ from rulesdsl.compiler import compile_program
 # unless the chooser does not know them, the card more players know is kept), a pile (never
 # merged), a list with repeats and none, a grid, an attribute that some cards lack, and defines
 # applied to the items (and to other values in the same test). Loops of several actions over the
-# same hand run as one; scans over the players are written out seat by seat.
+# same hand run as one; scans over the players are written out seat by seat. Tests that read only a
+# card's tables become look-ups (`x.n == top(pile).n`: a set of cards per value, none among them,
+# also in an `or` and for a variable of the game; a `bottom(...)` worked out first looks at the
+# pile's first card first), and a list of constants (with a repeat) is options known at load.
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -29,6 +32,7 @@ var leader: player = none
 var second: player = none
 var tally = 0
 define top_n = top(pile where it is c).n
+define low_n = bottom(pile where it is c).n
 define high(x: card) = x is c and top_n != none and x.n >= top_n
 define twin(x: card) = x is c and count(me.hand where it is c and it.n == x.n) >= 2
 setup {
@@ -82,6 +86,26 @@ action give {
 action ranks when any(me.hand) {
     choose r in distinct(me.hand.n) as "rank"
     draw 1 from deck to me.hand
+}
+action same {
+    choose x in me.hand where x.n == top(pile).n
+    move x to pile
+}
+action low {
+    choose x in me.hand where x is c and x.n != low_n and x.n != 2
+    move x to pile
+}
+action either {
+    choose x in me.hand where x is w or x.n == tally or x.n == top(pile).n
+    move x to pile
+}
+action tallied {
+    choose v in distinct(me.hand.n) where count(me.hand where it.n == v and (it.n == tally or it is w)) >= 1
+    tally = tally + 1
+}
+action flag {
+    choose b in [yes, no, yes] as "flag"
+    tally = tally + 1
 }
 game ends when count(pile) >= 8 or turn > 60
 rank by lowest count(it.hand)
