@@ -424,41 +424,49 @@ class State:
         """The machine: play option i of the pending decision (none if i < 0), then run the code on
         the stack up to the next decision or the end of the game. With `pick`, go on choosing
         option pick(n) at each decision until the game ends or `stop` moves were played (see
-        `playout`)."""
+        `playout`). Every way to a decision or to the end sets the options (and their texts) anew."""
         g = self.game
         codes = g.codes
         stack = self.stack
+        slots = g.decision_slot
         while True:
             frame = stack[-1]
-            pc = frame[1]
-            try:
-                if i >= 0:
-                    pending = self.pending
-                    value = self.options[i]
-                    self.pending = -1
-                    self.options = ()
-                    self._texts = None
-                    self.moves += 1
-                    if pending:
-                        frame[2][g.decision_slot[pending]] = value
-                    else:
-                        # The turn decision: (action, value of its leading choose); enter its code.
-                        code, nlocals, slot = g.action_entry[value[0]]
-                        env = [None] * nlocals
-                        pc = 0
-                        if slot >= 0:
-                            env[slot] = value[1]
-                            pc = 1
-                        if code.leaf:
-                            self.budget = self.step_limit
+            if i < 0:
+                env = frame[2]
+                pc = frame[1]
+            else:
+                pending = self.pending
+                value = self.options[i]
+                self.pending = -1
+                self.moves += 1
+                if pending:
+                    env = frame[2]
+                    env[slots[pending]] = value
+                    pc = frame[1]
+                else:
+                    # The turn decision: (action, value of its leading choose); enter its code.
+                    code, nlocals, slot = g.action_entry[value[0]]
+                    env = [None] * nlocals
+                    pc = 0
+                    if slot >= 0:
+                        env[slot] = value[1]
+                        pc = 1
+                    if code.leaf:
+                        self.budget = self.step_limit
+                        try:
                             run_leaf(self, code, env, pc)  # an `end` in it may move the frames on
-                            frame = stack[-1]
-                        else:
-                            frame = [code.index, pc, env]
-                            stack.append(frame)
-                self.budget = self.step_limit
-                code = codes[frame[0]]
-                blocks, env, pc = code.blocks, frame[2], frame[1]
+                        except Exception as e:
+                            raise self._located(e, code.index, pc) from None
+                        frame = stack[-1]
+                        env = frame[2]
+                        pc = frame[1]
+                    else:
+                        frame = [code.index, pc, env]
+                        stack.append(frame)
+            self.budget = self.step_limit
+            code = codes[frame[0]]
+            blocks = code.blocks
+            try:
                 while True:
                     # A block runs the ops from pc up to a jump or a control op; it returns where
                     # to go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
@@ -469,38 +477,43 @@ class State:
                     if r >= 0:
                         pc = r
                         continue
-                    if r < RELOAD:  # the block recorded the frames' positions itself
-                        if r == SUSPENDED:
+                    if r == SUSPENDED:  # the block recorded its frame's position itself
+                        break
+                    if r != STACKED:  # (an `end` set the frames and their positions)
+                        frame[1] = code.ends[pc]  # the frame goes on after the block's last op
+                        if r != RELOAD:
                             break
-                        frame = stack[-1]  # STACKED
-                        code = codes[frame[0]]
-                        blocks, env, pc = code.blocks, frame[2], frame[1]
-                        continue
-                    frame[1] = code.ends[pc]  # where the frame goes on from: after the block's last op
-                    if r == RELOAD:
-                        frame = stack[-1]
-                        code = codes[frame[0]]
-                        blocks, env, pc = code.blocks, frame[2], frame[1]
-                        continue
-                    break
-            except RulesRuntimeError as e:
-                if e.span is None:
-                    span = g.error_span(e, frame[0], pc)
-                    raise RulesRuntimeError(str(e).removeprefix("runtime error: "), span) from None
-                raise
-            except (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError) as e:
-                msg = str(e)
-                if "NoneType" in msg:
-                    msg = "a value here is none (the top of an empty zone, or a variable never set?)"
-                elif isinstance(e, ZeroDivisionError):
-                    msg = "division by zero"
-                raise RulesRuntimeError(msg, g.error_span(e, frame[0], pc)) from None
+                    frame = stack[-1]
+                    code = codes[frame[0]]
+                    blocks = code.blocks
+                    env = frame[2]
+                    pc = frame[1]
+            except Exception as e:
+                raise self._located(e, frame[0], pc) from None
             if pick is None or self.pending < 0 or self.moves == stop:
                 return
             n = len(self.options)
             i = pick(n) if forced or n > 1 else 0
             if not 0 <= i < n:
                 raise IllegalMove(f"move number {i} does not exist; there are {n}")
+
+    def _located(self, e: Exception, code_id: int, pc: int) -> Exception:
+        """A runtime error of the rules, located at the line of the rules that raised it; the state
+        waits for no decision any more. Errors of Python's that are not the rules' go through."""
+        self.options = ()
+        self._texts = None
+        if isinstance(e, RulesRuntimeError):
+            if e.span is not None:
+                return e
+            return RulesRuntimeError(str(e).removeprefix("runtime error: "), self.game.error_span(e, code_id, pc))
+        if isinstance(e, (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)):
+            msg = str(e)
+            if "NoneType" in msg:
+                msg = "a value here is none (the top of an empty zone, or a variable never set?)"
+            elif isinstance(e, ZeroDivisionError):
+                msg = "division by zero"
+            return RulesRuntimeError(msg, self.game.error_span(e, code_id, pc))
+        return e
 
     def tick(self) -> None:
         """Called on every backward jump and new turn: a rule that loops with no decision stops here."""
