@@ -74,3 +74,14 @@ def test_instruction_counts_refuse_too_few_games_and_count_an_empty_game_as_the_
     while not st.over:
         st.apply_index(rng.randrange(st.num_moves()))
     assert st.moves == 51  # the end is checked after each turn: turn 51 is played
+
+
+def test_bytecode_counts_run_and_list_the_engines_blocks(capsys):
+    opcodes = bench_module("opcodes")
+    assert opcodes.main(["--games", "1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "| tempurra |" in out and "| tamalo |" in out and "by bytecodes per move" in out
+    for bad in (["--games", "0"], ["--top", "-1"]):
+        with pytest.raises(SystemExit) as e:
+            opcodes.main(bad)
+        assert e.value.code == 2
