@@ -954,6 +954,8 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
             ends[t] = _return_src(code, t)
     lines = [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
              if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
+    if sources and game.tails and not code.leaf:
+        lines = _positions_kept(lines, k)
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
     try:
@@ -966,6 +968,27 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     return scope["block"], k, owners
 
 
+def _positions_kept(lines: list[str], end: int) -> list[str]:
+    """A block that knows where its frame goes on records it itself, so the machine has nothing to
+    do but go on: a wait or a halt records the block's end (SUSPENDED); a call records it in the
+    caller's frame, a return leaves the caller's as its call recorded it (both STACKED, reload the
+    top frame as it stands). Each changed line stays one line (the lines map to ops for errors)."""
+    from .engine.state import HALT, RELOAD, STACKED, SUSPEND, SUSPENDED
+
+    out = []
+    for i, line in enumerate(lines):
+        before = lines[i - 1].strip() if i else ""
+        if line.endswith((f"return {SUSPEND}", f"return {HALT}")) and _WORD_END.search(line):
+            line = line[: line.rindex("return ")] + f"st.stack[-1][1] = {end}; return {SUSPENDED}"
+        elif line.strip() == f"return {RELOAD}" and before == "st.stack.pop()":
+            line = line.replace(f"return {RELOAD}", f"return {STACKED}")
+        elif line.strip() == f"return {RELOAD}" and before.startswith("st.stack.append(") and before.endswith(")"):
+            line = line.replace(f"return {RELOAD}", f"st.stack[-2][1] = {end}; return {STACKED}")
+        out.append(line.replace(f"(st.stack.pop(), {RELOAD})[1]", f"(st.stack.pop(), {STACKED})[1]"))
+    return out
+
+
+_WORD_END = re.compile(r"(^|[\s:;])return -\d$")
 TAIL_DEPTH = 2  # tails written inside tails, at most
 MAX_TAIL = 40  # lines of a tail written in place
 _EARLY = re.compile(r"^(\s*)(if .*): return (\d+)$")
