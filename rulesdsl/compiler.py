@@ -803,8 +803,7 @@ class Compiler:
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
-                        f"    st.move_all({a}, {d})"]
+                return self._logged(op, self._spill_src(a, d))
             # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
             # hands without a log, written out; the rest in `move`.
             table = self.source.const(grid)
@@ -819,9 +818,18 @@ class Compiler:
             lines = [f"_z = {a}", f"_d = {d}"]
             if not fast or (a.isdigit() and d.isdigit() and a == d):
                 return lines + [call]
-            return lines + [f"if _z != _d and {' and '.join(fast)}: st.move_all(_z, _d)", f"else: {call}"]
+            return lines + [f"if _z != _d and {' and '.join(fast)}:",
+                            *(f"    {line}" for line in self._spill_src("_z", d if d.isdigit() else "_d")),
+                            f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
+
+    def _spill_src(self, a: str, d: str) -> list[str]:
+        """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
+        onto d in their order, and d teaches what it shows (known here if d is a number)."""
+        each = self._arrive_src("_l", d)
+        return [f"_l = st.zones[{a}]", "if _l:", *(f"    {line}" for line in each),
+                f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
 
     def s_Draw(self, s: ast.Draw, b):
         count = self.expr(s.count)
@@ -849,27 +857,55 @@ class Compiler:
             if not z.isdigit() or g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
                                          "    if st.draw_one(_z, _d) is None: break"])
-            one = self._pop_src(z, int(d) if d.isdigit() else None)
+            to = [] if d.isdigit() else [f"_d = {d}"]
+            if not d.isdigit():
+                d = "_d"
+            more = self._refill_test(int(z))
             if n == "(1)":
-                return self._logged(op, [f"_d = {d}", *one, f"else: st.draw_one({z}, _d)"])
-            return self._logged(op, [f"_d = {d}", f"for _ in range({n}):",
-                                     *(f"    {line}" for line in one),
-                                     f"    elif st.draw_one({z}, _d) is None: break"])
+                return self._logged(op, [*to, *self._pop_src(z, d),
+                                         *([f"elif {more}: st.draw_one({z}, {d})"] if more else [])])
+            stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
+            each = ["for _ in range(_n):", *(f"    {line}" for line in self._pop_src(z, d)), f"    {stop}"]
+            if d == z:
+                return self._logged(op, [*to, f"_n = {n}", *each])
+            # All from the pile when it holds enough (one slice, no refill), else card by card.
+            bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
+                    *self._arrive_src("_m", d)]
+            other = "" if d.isdigit() else f" and _d != {z}"
+            return self._logged(op, [*to, f"_n = {n}", f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+                                     *(f"    {line}" for line in bulk), "else:", *(f"    {line}" for line in each)])
 
         b.emit(op, s.span, PLAIN, draw_src)
 
-    def _pop_src(self, z: str, d: int | None) -> list[str]:
-        """`draw_one(z, _d)`'s common case written out: if pile z has a card, its top card onto
-        zone `_d` (known here as d, or not), which learns what the zone shows."""
+    def _refill_test(self, z: int) -> str | None:
+        """When `draw_one` from the empty pile z can find cards: never (None), or when its refill
+        source holds more cards than z keeps back (as `refill` tests it)."""
+        source = self.g.zone_refill[z]
+        return None if source < 0 else f"len(st.zones[{source}]) > {self.g.zone_keep[z]}"
+
+    def _arrive_src(self, cards: str, d: str) -> list[str]:
+        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches."""
+        if d.isdigit():
+            m = self.g.zone_learn[int(d)]
+            learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
+            return ["_o = st.loc", *(["_k = st.known"] if learn else []), f"for _c in {cards}:", f"    _o[_c] = {d}",
+                    *(f"    {line}" for line in learn)]
+        return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}", f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
+                "if _t:", "    _k = st.known", "    if _t < 0:", "        _t = ~_t",
+                f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
+
+    def _pop_src(self, z: str, d: str) -> list[str]:
+        """`draw_one(z, d)`'s common case written out: if pile z has a card, its top card onto
+        zone d (a number, or a name holding one), which learns what the zone shows."""
         g = self.g
-        if d is not None:
-            m = g.zone_learn[d]
+        if d.isdigit():
+            m = g.zone_learn[int(d)]
             learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
         else:
-            learn = [f"_t = {self.source.const(g.zone_learn)}[_d]",
+            learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
                      "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
-        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
-                "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
+        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", f"    st.zones[{d}].append(_c)",
+                f"    st.loc[_c] = {d}", *(f"    {line}" for line in learn)]
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -893,9 +929,10 @@ class Compiler:
             if not z.isdigit() or self.g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
                                          f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+            more = self._refill_test(int(z))
             return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
-                                     *(f"        {line}" for line in self._pop_src(z, None)),
-                                     f"        else: st.draw_one({z}, _d)"])
+                                     *(f"        {line}" for line in self._pop_src(z, "_d")),
+                                     *([f"        elif {more}: st.draw_one({z}, _d)"] if more else [])])
 
         b.emit(op, s.span, PLAIN, deal_src)
 
