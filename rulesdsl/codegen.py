@@ -11,6 +11,8 @@ module does not handle falls back to the closure compiler (`NoSource`).
 from __future__ import annotations
 
 import ast as pyast
+import itertools
+import operator
 import re
 from collections.abc import Callable
 
@@ -184,6 +186,7 @@ class SourceCompiler:
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
+            "_is_not": operator.is_not, "_NONES": itertools.repeat(None),
         }
         self.consts: dict[int, str] = {}
 
@@ -390,6 +393,15 @@ class SourceCompiler:
         x = a[0]
         g = self.c.g
         n = g.players
+        if f in ("any", "empty", "count") and len(a) == 1:
+            places = _grid_places(x)
+            if places != x:  # a grid's cards: its places tested in C, no list of them
+                if pure(places):
+                    return {"any": f"(len({places}) != {places}.count(None))",
+                            "empty": f"(len({places}) == {places}.count(None))",
+                            "count": f"(len({places}) - {places}.count(None))"}[f]
+                held = f"map(_is_not, {places}, _NONES)"
+                return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
             # no call: `x or [None]` is x itself unless it is empty

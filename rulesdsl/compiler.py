@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler
+from .codegen import NoSource, SourceCompiler, _grid_places
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -968,7 +968,12 @@ class Compiler:
         what = self.source.inline(f)
         if self.type(e) == CARD:
             return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
-        return [f"for _c in {what}:", f"    if _c is not None: st.known[_c] {update}"]
+        spec = self.source.zone_spec(e)
+        if spec is not None and not self.g.zone_grid[self.g.zone_base[spec]]:  # a pile or a hand: no none
+            return ["_k = st.known", f"for _c in {what}: _k[_c] {update}"]
+        inner = what[1:-1] if what.startswith("(") and what.endswith(")") else what
+        places = _grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
+        return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: st.known[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
         what = self.expr(s.what)
