@@ -625,6 +625,48 @@ class SourceCompiler:
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
 
+    def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
+        """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
+        stops at the match (no comprehension, no generator to call). None for anything else, and
+        for the players (written out as tests already)."""
+        if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
+                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
+                and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
+                and not isinstance(e.args[0].seq, ast.PlayersExpr)):
+            return None
+        try:
+            var, seq, cond, hoisted = self.loop(e.args[0], {})
+        except NoSource:
+            return None
+        if e.func in ("top", "last"):
+            seq = f"reversed({seq})"
+        return [*(f"{n} = ({v})" for n, v in hoisted), f"{target} = None", f"for {var} in {seq}:",
+                f"    if {cond}:", f"        {target} = {var}", "        break"]
+
+    def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
+        """`S where C` over a pile or a hand (never none in it) as statements and a list display:
+        the values worked out before the loop, then the comprehension; where C only compares a
+        table's entry with a value, the lines first test in C whether any card matches at all (the
+        list is then made only when it has cards). None for anything else."""
+        if not isinstance(w, ast.Where) or id(w) in self.hoisted:
+            return None
+        spec = self.zone_spec(w.seq)
+        g = self.c.g
+        if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
+            return None
+        try:
+            var, seq, cond, hoisted = self.loop(w, {})
+        except NoSource:
+            return None
+        lines = [f"{n} = ({v})" for n, v in hoisted]
+        lookup = _LOOKUP.fullmatch(cond)
+        if pure(seq) and lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
+                and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
+            lines.append(f"if {lookup.group(3)} in map({lookup.group(1)}.__getitem__, {seq}):")
+        else:
+            lines.append("if True:")
+        return lines, f"[{var} for {var} in {seq} if {cond}]"
+
     def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
         The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the

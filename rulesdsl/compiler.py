@@ -721,14 +721,25 @@ class Compiler:
         """`move X to Z` without logging, written out; with a log, the op itself runs."""
         zone = self.zone_src(s.to)
         what = self.source.inline(self.expr(s.what))
-        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
+        put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
+        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                 *([] if put else [f"    _z = {zone}"])]
         if self.type(s.what) == CARD:
-            if zone.isdigit() and not self.g.zone_grid[int(zone)]:
-                return lines + [f"    _c = {what}", "    if _c is not None:"] + [
-                    "        " + line for line in self._put_src("_c", int(zone))]
-            return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
+            found = self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
+            lines += [f"    {line}" for line in found]
+            if put:
+                return [*lines, "    if _c is not None:", *(f"        {x}" for x in self._put_src("_c", int(zone)))]
+            return lines + ["    if _c is not None: st.move_card(_c, _z)"]
+        picked = self.source.picked_lines(s.what)
+        if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
+            test, cards = picked
+            lines += [f"    {line}" for line in test] + [f"        for _c in {cards}:"]
+            if put:
+                return lines + ["            " + line for line in self._put_src("_c", int(zone))]
+            return lines + ["            st.move_card(_c, _z)"]
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
-        return lines + [f"    _l = {what}", "    for _c in [_x for _x in _l if _x is not None]: st.move_card(_c, _z)"]
+        return lines + [f"    _l = {what}", f"    for _c in [_x for _x in _l if _x is not None]: "
+                        f"st.move_card(_c, {zone if put else '_z'})"]
 
     def _put_src(self, c: str, zi: int) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
@@ -1022,7 +1033,12 @@ class Compiler:
         def op(st, env):
             env[slot] = f(st, env)
 
-        b.emit(op, s.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(f)}"])
+        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f))
+
+    def _set_src(self, cell: str, e: ast.Expr, f: Fn) -> list[str]:
+        """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
+        found = self.source.found_lines(e, "_c")
+        return [*found, f"{cell} = _c"] if found else [f"{cell} = {self.source.inline(f)}"]
 
     def s_Assign(self, s: ast.Assign, b):
         op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
@@ -1042,7 +1058,7 @@ class Compiler:
             else:
                 def op(st, env):
                     env[slot] = f(st, env)
-                op.src = lambda: [f"env[{slot}] = {self.source.inline(f)}"]
+                op.src = lambda: self._set_src(f"env[{slot}]", value, f)
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
