@@ -389,6 +389,15 @@ class SourceCompiler:
             return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
+        if f == "sum" and isinstance(e.args[0], ast.Attr) and isinstance(e.args[0].obj, ast.Where) \
+                and self.type(e.args[0].obj) in (ZONE, "list[card]") and id(e.args[0]) not in self.hoisted:
+            # `sum((S where C).x)` with C about the card alone: each card's share (x, or 0) in a
+            # table made now, added up in C.
+            w = e.args[0].obj
+            shares = self.card_table(w, items, lambda c, keep: (v if keep and (v := self.c.g.attrs[e.args[0].name][c])
+                                                                is not None else 0))
+            if shares is not None and all(type(v) is int for v in shares):
+                return f"sum(map({self.const(shares)}.__getitem__, {self.src(w.seq, items)}))"
         a = [self.src(x, items) for x in e.args]
         x = a[0]
         g = self.c.g
@@ -429,6 +438,32 @@ class SourceCompiler:
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
+
+    def card_table(self, w: ast.Where, items, value) -> list | None:
+        """A table of `value(card, C holds for it)` for every card, for a `where` over a pile or a
+        hand whose test C reads nothing but the card's kind and attributes (so it holds for a
+        card or not for the whole game); None if it is not such a `where`."""
+        g = self.c.g
+        spec = self.zone_spec(w.seq)
+        if spec is None or g.zone_shape[g.zone_base[spec]] == GRID or id(w) in self.hoisted:
+            return None
+        slot = self.c.p.slots[id(w)]
+        var = f"_i{slot}"
+        inner = dict(items)
+        inner[slot] = var
+        try:
+            cond = self.src(w.cond, inner)
+        except NoSource:
+            return None
+        for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^'\\]*'|\"[^\"\\]*\"", "''", cond)):
+            if name not in (var, "and", "or", "not", "in", "is", "if", "else", "None", "True", "False") \
+                    and not (re.fullmatch(r"_k\d+", name) and isinstance(self.names.get(name), (list, tuple, dict))):
+                return None  # (a read of the state, a local, a call: not the card's alone)
+        try:
+            test = eval(f"lambda {var}: {cond}", self.names)
+            return [value(c, bool(test(c))) for c in range(g.ncards)]
+        except Exception:  # (a test that fails for some card: left to the loop, which fails as it did)
+            return None
 
     def inline_define(self, info, args: list[str]) -> str | None:
         """A define applied to loop items (`playable(card)` in a `where`), written in place with its
