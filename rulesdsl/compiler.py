@@ -1022,9 +1022,20 @@ class Compiler:
                 st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
-        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
-            f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
-            "if _a is not None and _b is not None: st.swap_cards(_a, _b)"]))
+        def src() -> list[str]:
+            learn = self.source.const(g.zone_learn)
+            # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns
+            # what its new zone shows.
+            return self._logged(op, [
+                f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
+                "if _a is not None and _b is not None and _a != _b:",
+                "    _o = st.loc", "    _za = _o[_a]", "    _zb = _o[_b]", "    _la = st.zones[_za]",
+                "    _lb = st.zones[_zb]", "    _ia = _la.index(_a)", "    _ib = _lb.index(_b)", "    _la[_ia] = _b",
+                "    _lb[_ib] = _a", "    _o[_a] = _zb", "    _o[_b] = _za", f"    _t = {learn}[_zb]",
+                "    if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t", f"    _t = {learn}[_za]",
+                "    if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t"])
+
+        b.emit(op, s.span, PLAIN, src)
 
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)

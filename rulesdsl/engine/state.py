@@ -582,12 +582,31 @@ class State:
         keep = g.zone_keep[zi]
         if len(self.zones[source]) <= keep:
             return  # (not more cards than it keeps: nothing to move)
-        cards = [c for c in self.zones[source] if c is not None]
-        moving = cards[: len(cards) - keep] if keep else cards
-        if not moving:
-            return
-        for c in moving:
-            self.move_card(c, zi)
+        lst = self.zones[source]
+        if g.zone_grid[source]:
+            cards = [c for c in lst if c is not None]
+            moving = cards[: len(cards) - keep] if keep else cards
+            if not moving:
+                return
+            for c in moving:
+                self.move_card(c, zi)
+        else:
+            # `move_card` for each card from the bottom up, in one step: a pile or hand holds no none.
+            moving = lst[: len(lst) - keep]
+            del lst[: len(lst) - keep]
+            self.zones[zi].extend(moving)
+            loc = self.loc
+            for c in moving:
+                loc[c] = zi
+            m = g.zone_learn[zi]
+            if m:
+                known = self.known
+                if m < 0:
+                    for c in moving:
+                        known[c] = ~m
+                else:
+                    for c in moving:
+                        known[c] |= m
         self.shuffle_zone(zi)
         if self.log is not None:
             self.event(1, f"{g.zone_names[source]} is shuffled to make a new {g.zone_names[zi]}")
