@@ -119,6 +119,16 @@ _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a val
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
 
 
+def unguard(src: str, x: str) -> str:
+    """src with its none checks of x (`(x if x is not None else _fail(...))`, as `some` writes
+    them) taken out, for source that runs only once x is known not to be none. Only for x that
+    reads a local or the state (nothing in src can set it again)."""
+    if not pure(x) or re.fullmatch(r"\(*_i\d+\)*", x) or f"{x} is not None else _fail(" not in src:
+        return src
+    guard = re.escape(f"({x} if {x} is not None else _fail(") + r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\)\)"
+    return re.sub(guard, lambda _m: f"({x})", src)
+
+
 def pure(src: str) -> bool:
     """Short source free of calls and side effects (see _PURE)."""
     return len(src) <= 48 and _PURE.match(src) is not None
@@ -521,6 +531,9 @@ class SourceCompiler:
             return f"(list({a}) + list({b}))"
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
+        tested = re.fullmatch(r"\((.+) is not None\)", a) if op == "and" else None
+        if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
+            b = unguard(b, tested.group(1))
         return f"({a} {op} {b})"
 
     def one_of(self, e: ast.Binary, items) -> str | None:

@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler, _grid_places
+from .codegen import NoSource, SourceCompiler, _grid_places, unguard
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -1275,8 +1275,11 @@ class Compiler:
                     *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                       if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 ]
+            who = "st.current" if by is None else inline(by)
+            if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
+                options = [unguard(line, who[1:-1]) for line in options]
             return [
-                f"_p = {'st.current' if by is None else inline(by)}",
+                f"_p = {who}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
                 *options,
                 *(["_v.append(None)"] if optional else []),
