@@ -19,11 +19,14 @@ _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit
 _packs: dict[int, tuple[int, int, int]] = {}
 
 
-def _pack(n: int) -> tuple[int, int, int]:
-    """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, and
-    64 ones in each lane (see State.shuffle_zone)."""
+def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+    """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, 64 ones
+    in each lane, and per bit b of the lanes' multipliers (n - k in lane k), 64 ones in the lanes
+    whose multiplier has bit b (see State.shuffle_zone)."""
     lanes = sum(1 << (128 * k) for k in range(n - 1))
-    _packs[n] = p = (lanes, sum((k + 1) * GOLDEN << (128 * k) for k in range(n - 1)), MASK * lanes)
+    bits = tuple((b, sum(MASK << (128 * k) for k in range(n - 1) if (n - k) >> b & 1))
+                 for b in range(n.bit_length()))
+    _packs[n] = p = (lanes, sum((k + 1) * GOLDEN << (128 * k) for k in range(n - 1)), MASK * lanes, bits)
     return p
 
 if TYPE_CHECKING:
@@ -625,16 +628,27 @@ class State:
             # Every draw's 64 bits at once: the states rng + k * GOLDEN side by side in one big
             # int, 128 bits apart (a product of two 64-bit numbers fits, so no lane spills into
             # the next), mixed by a few operations on the whole int. The same bits as one by one.
-            lanes, steps, low = _packs.get(n) or _pack(n)
+            lanes, steps, low, bits = _packs.get(n) or _pack(n)
             x = (rng * lanes + steps) & low
             x = (((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
             x = (((x ^ (x >> 27)) & low) * 0x94D049BB133111EB) & low
             x ^= x >> 31
-            i = n
-            for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
-                j = (z * i) >> 64
-                i -= 1
-                cards[i], cards[j] = cards[j], cards[i]
+            if n <= 256:
+                # Each lane's draw z times its multiplier m, for all lanes at once (m bit by bit:
+                # z * m < 2 ** 72 stays in its lane); j = z * m >> 64 is then byte 8 of the lane.
+                p = 0
+                for b, lanes_with_b in bits:
+                    p += (x & lanes_with_b) << b
+                i = n - 1
+                for j in p.to_bytes(16 * (n - 1), "little")[8::16]:
+                    cards[i], cards[j] = cards[j], cards[i]
+                    i -= 1
+            else:
+                i = n
+                for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
+                    j = (z * i) >> 64
+                    i -= 1
+                    cards[i], cards[j] = cards[j], cards[i]
             rng = (rng + (n - 1) * GOLDEN) & MASK
         else:
             for i in range(n - 1, 0, -1):
