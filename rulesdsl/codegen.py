@@ -196,7 +196,7 @@ class SourceCompiler:
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
-            "_is_not": operator.is_not, "_NONES": itertools.repeat(None),
+            "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
         }
         self.consts: dict[int, str] = {}
 
@@ -1179,6 +1179,95 @@ def _return_src(code, k: int) -> str | None:
     if body == [f"return {LEAF_DONE}"]:
         return str(LEAF_DONE)
     return None
+
+
+MAX_INLINE = 40  # lines of a leaf written in place of its call
+_RETURN = re.compile(r"\breturn\b(.*)$")
+_STRING = re.compile(r"[rbfRBF]*(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
+_inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
+
+
+def leaf_lines(game, code_id: int, args: str) -> list[str] | None:
+    """A leaf's code written in place of its call (no block to call, no loop over its blocks),
+    when its first block is the whole leaf and every way out of it is the leaf's end (a `break`
+    out of a `while True:` here) or a STACKED return (returned by the caller as it is). Its locals
+    are the list `args`; an error in these lines is located in the leaf, as its own block would
+    be (`_leaf_error`). None where the leaf is not such a block."""
+    from .engine.state import STACKED
+
+    code = game.codes[code_id]
+    lines, owners, _, opaque = _region(game, code_id, 0, True)
+    if opaque or len(lines) > MAX_INLINE:
+        return None
+    if game.tails:
+        lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
+        if len(lines) > MAX_INLINE:
+            return None
+    _inlined[0] += 1
+    env = f"_e{_inlined[0]}"
+    out: list[str] = []
+    loops: list[int] = []  # the indents of the loops around a line
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        strings = _STRING.findall(line)
+        if any(x[0] in "fF" or x[:2].lower() in ("rf", "fr") for x in strings if "{" in x):
+            return None  # (a name inside an f-string's braces would not be renamed below)
+        parts = _STRING.split(line)
+        line = "".join(re.sub(r"\benv\b", env, part) + (strings[i] if i < len(strings) else "")
+                       for i, part in enumerate(parts))
+        ret = _RETURN.search(line)
+        if ret is not None:
+            value = ret.group(1).strip()
+            if value == str(STACKED):
+                pass
+            elif value == str(LEAF_DONE) or (value.isdigit() and _return_src(code, int(value)) == str(LEAF_DONE)):
+                if loops:
+                    return None  # (a `break` there would leave that loop only)
+                line = line[: ret.start()] + "break"
+            else:
+                return None
+        if re.match(r"(?:for|while) .*:$", line.strip()):
+            loops.append(indent)
+        out.append(line)
+    return [f"{env} = {args}", "try:", "    while True:", *(f"        {line}" for line in out),
+            f"except {_CAUGHT} as _x:",
+            f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(out)})"]
+
+
+# The errors the machine locates (State._run).
+_CAUGHT = "(RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)"
+
+
+def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
+    """Locate an error raised in a leaf's lines written in its caller (see leaf_lines) at the
+    leaf's own op, as the machine locates an error in a block of the leaf: the same words and
+    span. An error already located, or raised in a block these lines called, goes on as it is."""
+    import sys
+
+    game = st.game
+    if isinstance(e, RulesRuntimeError) and e.span is not None:
+        raise e
+    tb = e.__traceback__
+    deeper = tb.tb_next if tb is not None else None
+    while deeper is not None:
+        if deeper.tb_frame.f_code in game.block_lines:
+            raise e  # (the machine finds that block's line itself)
+        deeper = deeper.tb_next
+    i = (tb.tb_lineno if tb is not None else 0) - (sys._getframe(1).f_lineno - size - 1)
+    spans = game.codes[code_id].spans
+    op = owners[i] if 0 <= i < len(owners) else -1
+    span = spans[op] if 0 <= op < len(spans) else None
+    if isinstance(e, RulesRuntimeError):
+        msg = str(e).removeprefix("runtime error: ")
+    else:
+        msg = str(e)
+        if "NoneType" in msg:
+            msg = "a value here is none (the top of an empty zone, or a variable never set?)"
+        elif isinstance(e, ZeroDivisionError):
+            msg = "division by zero"
+    raise RulesRuntimeError(msg, span) from None
 
 
 def _descendants_nodes(node) -> list:

@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler, _grid_places, unguard
+from .codegen import NoSource, SourceCompiler, _grid_places, leaf_lines, unguard
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -654,6 +654,10 @@ class Compiler:
             if nlocals > k:
                 new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
             lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
+            if self.g.tails:
+                inlined = leaf_lines(self.g, code.index, new)
+                if inlined is not None:
+                    return lines + inlined
             const = self.source.const
             # The leaf's first block is called directly, and the blocks it jumps to by a loop here
             # (`run_leaf` written out).
