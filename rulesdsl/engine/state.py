@@ -22,11 +22,22 @@ _packs: dict[int, tuple[int, int, int]] = {}
 def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
     """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, 64 ones
     in each lane, and per bit b of the lanes' multipliers (n - k in lane k), 64 ones in the lanes
-    whose multiplier has bit b (see State.shuffle_zone)."""
-    lanes = sum(1 << (128 * k) for k in range(n - 1))
-    bits = tuple((b, sum(MASK << (128 * k) for k in range(n - 1) if (n - k) >> b & 1))
-                 for b in range(n.bit_length()))
-    _packs[n] = p = (lanes, sum((k + 1) * GOLDEN << (128 * k) for k in range(n - 1)), MASK * lanes, bits)
+    whose multiplier has bit b (see State.shuffle_zone). Made by operations on whole bytes and
+    ints (a shuffle of a new size costs no loop over its lanes)."""
+    k = max(n - 1, 0)
+    ones, zero = b"\xff" * 8 + b"\x00" * 8, b"\x00" * 16
+    lanes = int.from_bytes((b"\x01" + b"\x00" * 15) * k, "little")
+    # (1 + B + B^2 + ...)^2 = 1 + 2B + 3B^2 + ...: lane k - 1 holds k, times GOLDEN in every lane.
+    steps = GOLDEN * ((lanes * lanes) & ((1 << (128 * k)) - 1))
+    bits = []
+    for b in range(n.bit_length()):
+        # Bit b of n, n - 1, n - 2, ...: a period of 2^b ones and 2^b zeros, begun where n stands in it.
+        size = 1 << b
+        period = ones * size + zero * size  # bit b of P - 1, P - 2, ..., 0 (P = 2 size)
+        turn = 16 * (2 * size - 1 - n % (2 * size))
+        period = period[turn:] + period[:turn]
+        bits.append((b, int.from_bytes((period * (k // (2 * size) + 1))[: 16 * k], "little")))
+    _packs[n] = p = (lanes, steps, MASK * lanes, tuple(bits))
     return p
 
 if TYPE_CHECKING:
