@@ -114,6 +114,7 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 # A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
 _LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
 _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
+_READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
 
 # A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
@@ -708,8 +709,8 @@ class SourceCompiler:
             return None
         lines = [f"{n} = ({v})" for n, v in hoisted]
         lookup = _LOOKUP.fullmatch(cond)
-        if pure(seq) and lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
-                and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
+        if pure(seq) and lookup is not None and lookup.group(2) == var \
+                and (_VALUE.fullmatch(lookup.group(3)) or _READ.fullmatch(lookup.group(3))):
             lines.append(f"if {lookup.group(3)} in map({lookup.group(1)}.__getitem__, {seq}):")
         else:
             lines.append("if True:")
