@@ -530,24 +530,28 @@ class State:
     def move_all(self, src: int, zi: int) -> list[int]:
         """Move every card of a stack or hand to another such zone, keeping their order (what
         `move_card` for each card from the bottom up would do, in one step)."""
-        g = self.game
         lst = self.zones[src]
         moved = lst[:]
         lst.clear()
-        self.zones[zi].extend(moved)
+        self._arrive(moved, zi)
+        return moved
+
+    def _arrive(self, cards: list[int], zi: int) -> None:
+        """Cards (from a pile or hand) put on top of zone zi, in order: where they are now and
+        what zi teaches."""
+        self.zones[zi].extend(cards)
         loc = self.loc
-        for c in moved:
+        for c in cards:
             loc[c] = zi
-        m = g.zone_learn[zi]
+        m = self.game.zone_learn[zi]
         if m:
             known = self.known
             if m < 0:
-                for c in moved:
+                for c in cards:
                     known[c] = ~m
             else:
-                for c in moved:
+                for c in cards:
                     known[c] |= m
-        return moved
 
     def top_card(self, zi: int) -> int | None:
         lst = self.zones[zi]
@@ -608,19 +612,7 @@ class State:
             # `move_card` for each card from the bottom up, in one step: a pile or hand holds no none.
             moving = lst[: len(lst) - keep]
             del lst[: len(lst) - keep]
-            self.zones[zi].extend(moving)
-            loc = self.loc
-            for c in moving:
-                loc[c] = zi
-            m = g.zone_learn[zi]
-            if m:
-                known = self.known
-                if m < 0:
-                    for c in moving:
-                        known[c] = ~m
-                else:
-                    for c in moving:
-                        known[c] |= m
+            self._arrive(moving, zi)
         self.shuffle_zone(zi)
         if self.log is not None:
             self.event(1, f"{g.zone_names[source]} is shuffled to make a new {g.zone_names[zi]}")
