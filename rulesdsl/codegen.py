@@ -11,6 +11,8 @@ module does not handle falls back to the closure compiler (`NoSource`).
 from __future__ import annotations
 
 import ast as pyast
+import itertools
+import operator
 import re
 from collections.abc import Callable
 
@@ -112,9 +114,20 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 # A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
 _LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
 _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
+_READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
 
 # A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
+
+
+def unguard(src: str, x: str) -> str:
+    """src with its none checks of x (`(x if x is not None else _fail(...))`, as `some` writes
+    them) taken out, for source that runs only once x is known not to be none. Only for x that
+    reads a local or the state (nothing in src can set it again)."""
+    if not pure(x) or re.fullmatch(r"\(*_i\d+\)*", x) or f"{x} is not None else _fail(" not in src:
+        return src
+    guard = re.escape(f"({x} if {x} is not None else _fail(") + r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\)\)"
+    return re.sub(guard, lambda _m: f"({x})", src)
 
 
 def pure(src: str) -> bool:
@@ -184,6 +197,7 @@ class SourceCompiler:
             "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
+            "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
         }
         self.consts: dict[int, str] = {}
 
@@ -386,10 +400,28 @@ class SourceCompiler:
             return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
+        if f == "sum" and isinstance(e.args[0], ast.Attr) and isinstance(e.args[0].obj, ast.Where) \
+                and self.type(e.args[0].obj) in (ZONE, "list[card]") and id(e.args[0]) not in self.hoisted:
+            # `sum((S where C).x)` with C about the card alone: each card's share (x, or 0) in a
+            # table made now, added up in C.
+            w = e.args[0].obj
+            shares = self.card_table(w, items, lambda c, keep: (v if keep and (v := self.c.g.attrs[e.args[0].name][c])
+                                                                is not None else 0))
+            if shares is not None and all(type(v) is int for v in shares):
+                return f"sum(map({self.const(shares)}.__getitem__, {self.src(w.seq, items)}))"
         a = [self.src(x, items) for x in e.args]
         x = a[0]
         g = self.c.g
         n = g.players
+        if f in ("any", "empty", "count") and len(a) == 1:
+            places = _grid_places(x)
+            if places != x:  # a grid's cards: its places tested in C, no list of them
+                if pure(places):
+                    return {"any": f"(len({places}) != {places}.count(None))",
+                            "empty": f"(len({places}) == {places}.count(None))",
+                            "count": f"(len({places}) - {places}.count(None))"}[f]
+                held = f"map(_is_not, {places}, _NONES)"
+                return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
             # no call: `x or [None]` is x itself unless it is empty
@@ -417,6 +449,32 @@ class SourceCompiler:
             return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
                 if not items else self.fallback(e)
         raise NoSource(f)
+
+    def card_table(self, w: ast.Where, items, value) -> list | None:
+        """A table of `value(card, C holds for it)` for every card, for a `where` over a pile or a
+        hand whose test C reads nothing but the card's kind and attributes (so it holds for a
+        card or not for the whole game); None if it is not such a `where`."""
+        g = self.c.g
+        spec = self.zone_spec(w.seq)
+        if spec is None or g.zone_shape[g.zone_base[spec]] == GRID or id(w) in self.hoisted:
+            return None
+        slot = self.c.p.slots[id(w)]
+        var = f"_i{slot}"
+        inner = dict(items)
+        inner[slot] = var
+        try:
+            cond = self.src(w.cond, inner)
+        except NoSource:
+            return None
+        for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^'\\]*'|\"[^\"\\]*\"", "''", cond)):
+            if name not in (var, "and", "or", "not", "in", "is", "if", "else", "None", "True", "False") \
+                    and not (re.fullmatch(r"_k\d+", name) and isinstance(self.names.get(name), (list, tuple, dict))):
+                return None  # (a read of the state, a local, a call: not the card's alone)
+        try:
+            test = eval(f"lambda {var}: {cond}", self.names)
+            return [value(c, bool(test(c))) for c in range(g.ncards)]
+        except Exception:  # (a test that fails for some card: left to the loop, which fails as it did)
+            return None
 
     def inline_define(self, info, args: list[str]) -> str | None:
         """A define applied to loop items (`playable(card)` in a `where`), written in place with its
@@ -474,6 +532,9 @@ class SourceCompiler:
             return f"(list({a}) + list({b}))"
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
+        tested = re.fullmatch(r"\((.+) is not None\)", a) if op == "and" else None
+        if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
+            b = unguard(b, tested.group(1))
         return f"({a} {op} {b})"
 
     def one_of(self, e: ast.Binary, items) -> str | None:
@@ -612,6 +673,48 @@ class SourceCompiler:
         if f in ("top", "last"):
             loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
+
+    def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
+        """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
+        stops at the match (no comprehension, no generator to call). None for anything else, and
+        for the players (written out as tests already)."""
+        if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
+                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
+                and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
+                and not isinstance(e.args[0].seq, ast.PlayersExpr)):
+            return None
+        try:
+            var, seq, cond, hoisted = self.loop(e.args[0], {})
+        except NoSource:
+            return None
+        if e.func in ("top", "last"):
+            seq = f"reversed({seq})"
+        return [*(f"{n} = ({v})" for n, v in hoisted), f"{target} = None", f"for {var} in {seq}:",
+                f"    if {cond}:", f"        {target} = {var}", "        break"]
+
+    def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
+        """`S where C` over a pile or a hand (never none in it) as statements and a list display:
+        the values worked out before the loop, then the comprehension; where C only compares a
+        table's entry with a value, the lines first test in C whether any card matches at all (the
+        list is then made only when it has cards). None for anything else."""
+        if not isinstance(w, ast.Where) or id(w) in self.hoisted:
+            return None
+        spec = self.zone_spec(w.seq)
+        g = self.c.g
+        if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
+            return None
+        try:
+            var, seq, cond, hoisted = self.loop(w, {})
+        except NoSource:
+            return None
+        lines = [f"{n} = ({v})" for n, v in hoisted]
+        lookup = _LOOKUP.fullmatch(cond)
+        if pure(seq) and lookup is not None and lookup.group(2) == var \
+                and (_VALUE.fullmatch(lookup.group(3)) or _READ.fullmatch(lookup.group(3))):
+            lines.append(f"if {lookup.group(3)} in map({lookup.group(1)}.__getitem__, {seq}):")
+        else:
+            lines.append("if True:")
+        return lines, f"[{var} for {var} in {seq} if {cond}]"
 
     def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
@@ -1100,6 +1203,95 @@ def _return_src(code, k: int) -> str | None:
     if body == [f"return {LEAF_DONE}"]:
         return str(LEAF_DONE)
     return None
+
+
+MAX_INLINE = 40  # lines of a leaf written in place of its call
+_RETURN = re.compile(r"\breturn\b(.*)$")
+_STRING = re.compile(r"[rbfRBF]*(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
+_inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
+
+
+def leaf_lines(game, code_id: int, args: str) -> list[str] | None:
+    """A leaf's code written in place of its call (no block to call, no loop over its blocks),
+    when its first block is the whole leaf and every way out of it is the leaf's end (a `break`
+    out of a `while True:` here) or a STACKED return (returned by the caller as it is). Its locals
+    are the list `args`; an error in these lines is located in the leaf, as its own block would
+    be (`_leaf_error`). None where the leaf is not such a block."""
+    from .engine.state import STACKED
+
+    code = game.codes[code_id]
+    lines, owners, _, opaque = _region(game, code_id, 0, True)
+    if opaque or len(lines) > MAX_INLINE:
+        return None
+    if game.tails:
+        lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
+        if len(lines) > MAX_INLINE:
+            return None
+    _inlined[0] += 1
+    env = f"_e{_inlined[0]}"
+    out: list[str] = []
+    loops: list[int] = []  # the indents of the loops around a line
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        strings = _STRING.findall(line)
+        if any(x[0] in "fF" or x[:2].lower() in ("rf", "fr") for x in strings if "{" in x):
+            return None  # (a name inside an f-string's braces would not be renamed below)
+        parts = _STRING.split(line)
+        line = "".join(re.sub(r"\benv\b", env, part) + (strings[i] if i < len(strings) else "")
+                       for i, part in enumerate(parts))
+        ret = _RETURN.search(line)
+        if ret is not None:
+            value = ret.group(1).strip()
+            if value == str(STACKED):
+                pass
+            elif value == str(LEAF_DONE) or (value.isdigit() and _return_src(code, int(value)) == str(LEAF_DONE)):
+                if loops:
+                    return None  # (a `break` there would leave that loop only)
+                line = line[: ret.start()] + "break"
+            else:
+                return None
+        if re.match(r"(?:for|while) .*:$", line.strip()):
+            loops.append(indent)
+        out.append(line)
+    return [f"{env} = {args}", "try:", "    while True:", *(f"        {line}" for line in out),
+            f"except {_CAUGHT} as _x:",
+            f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(out)})"]
+
+
+# The errors the machine locates (State._run).
+_CAUGHT = "(RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)"
+
+
+def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
+    """Locate an error raised in a leaf's lines written in its caller (see leaf_lines) at the
+    leaf's own op, as the machine locates an error in a block of the leaf: the same words and
+    span. An error already located, or raised in a block these lines called, goes on as it is."""
+    import sys
+
+    game = st.game
+    if isinstance(e, RulesRuntimeError) and e.span is not None:
+        raise e
+    tb = e.__traceback__
+    deeper = tb.tb_next if tb is not None else None
+    while deeper is not None:
+        if deeper.tb_frame.f_code in game.block_lines:
+            raise e  # (the machine finds that block's line itself)
+        deeper = deeper.tb_next
+    i = (tb.tb_lineno if tb is not None else 0) - (sys._getframe(1).f_lineno - size - 1)
+    spans = game.codes[code_id].spans
+    op = owners[i] if 0 <= i < len(owners) else -1
+    span = spans[op] if 0 <= op < len(spans) else None
+    if isinstance(e, RulesRuntimeError):
+        msg = str(e).removeprefix("runtime error: ")
+    else:
+        msg = str(e)
+        if "NoneType" in msg:
+            msg = "a value here is none (the top of an empty zone, or a variable never set?)"
+        elif isinstance(e, ZeroDivisionError):
+            msg = "division by zero"
+    raise RulesRuntimeError(msg, span) from None
 
 
 def _descendants_nodes(node) -> list:

@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler
+from .codegen import NoSource, SourceCompiler, _grid_places, leaf_lines, unguard
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -655,6 +655,10 @@ class Compiler:
             if nlocals > k:
                 new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
             lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
+            if self.g.tails:
+                inlined = leaf_lines(self.g, code.index, new)
+                if inlined is not None:
+                    return lines + inlined
             const = self.source.const
             # The leaf's first block is called directly, and the blocks it jumps to by a loop here
             # (`run_leaf` written out).
@@ -722,14 +726,25 @@ class Compiler:
         """`move X to Z` without logging, written out; with a log, the op itself runs."""
         zone = self.zone_src(s.to)
         what = self.source.inline(self.expr(s.what))
-        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:", f"    _z = {zone}"]
+        put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
+        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
+                 *([] if put else [f"    _z = {zone}"])]
         if self.type(s.what) == CARD:
-            if zone.isdigit() and not self.g.zone_grid[int(zone)]:
-                return lines + [f"    _c = {what}", "    if _c is not None:"] + [
-                    "        " + line for line in self._put_src("_c", int(zone))]
-            return lines + [f"    _c = {what}", "    if _c is not None: st.move_card(_c, _z)"]
+            found = self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
+            lines += [f"    {line}" for line in found]
+            if put:
+                return [*lines, "    if _c is not None:", *(f"        {x}" for x in self._put_src("_c", int(zone)))]
+            return lines + ["    if _c is not None: st.move_card(_c, _z)"]
+        picked = self.source.picked_lines(s.what)
+        if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
+            test, cards = picked
+            lines += [f"    {line}" for line in test] + [f"        for _c in {cards}:"]
+            if put:
+                return lines + ["            " + line for line in self._put_src("_c", int(zone))]
+            return lines + ["            st.move_card(_c, _z)"]
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
-        return lines + [f"    _l = {what}", "    for _c in [_x for _x in _l if _x is not None]: st.move_card(_c, _z)"]
+        return lines + [f"    _l = {what}", f"    for _c in [_x for _x in _l if _x is not None]: "
+                        f"st.move_card(_c, {zone if put else '_z'})"]
 
     def _put_src(self, c: str, zi: int) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
@@ -804,8 +819,7 @@ class Compiler:
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
-                        f"    st.move_all({a}, {d})"]
+                return self._logged(op, self._spill_src(a, d))
             # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
             # hands without a log, written out; the rest in `move`.
             table = self.source.const(grid)
@@ -820,9 +834,18 @@ class Compiler:
             lines = [f"_z = {a}", f"_d = {d}"]
             if not fast or (a.isdigit() and d.isdigit() and a == d):
                 return lines + [call]
-            return lines + [f"if _z != _d and {' and '.join(fast)}: st.move_all(_z, _d)", f"else: {call}"]
+            return lines + [f"if _z != _d and {' and '.join(fast)}:",
+                            *(f"    {line}" for line in self._spill_src("_z", d if d.isdigit() else "_d")),
+                            f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
+
+    def _spill_src(self, a: str, d: str) -> list[str]:
+        """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
+        onto d in their order, and d teaches what it shows (known here if d is a number)."""
+        each = self._arrive_src("_l", d)
+        return [f"_l = st.zones[{a}]", "if _l:", *(f"    {line}" for line in each),
+                f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
 
     def s_Draw(self, s: ast.Draw, b):
         count = self.expr(s.count)
@@ -850,27 +873,55 @@ class Compiler:
             if not z.isdigit() or g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
                                          "    if st.draw_one(_z, _d) is None: break"])
-            one = self._pop_src(z, int(d) if d.isdigit() else None)
+            to = [] if d.isdigit() else [f"_d = {d}"]
+            if not d.isdigit():
+                d = "_d"
+            more = self._refill_test(int(z))
             if n == "(1)":
-                return self._logged(op, [f"_d = {d}", *one, f"else: st.draw_one({z}, _d)"])
-            return self._logged(op, [f"_d = {d}", f"for _ in range({n}):",
-                                     *(f"    {line}" for line in one),
-                                     f"    elif st.draw_one({z}, _d) is None: break"])
+                return self._logged(op, [*to, *self._pop_src(z, d),
+                                         *([f"elif {more}: st.draw_one({z}, {d})"] if more else [])])
+            stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
+            each = ["for _ in range(_n):", *(f"    {line}" for line in self._pop_src(z, d)), f"    {stop}"]
+            if d == z:
+                return self._logged(op, [*to, f"_n = {n}", *each])
+            # All from the pile when it holds enough (one slice, no refill), else card by card.
+            bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
+                    *self._arrive_src("_m", d)]
+            other = "" if d.isdigit() else f" and _d != {z}"
+            return self._logged(op, [*to, f"_n = {n}", f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+                                     *(f"    {line}" for line in bulk), "else:", *(f"    {line}" for line in each)])
 
         b.emit(op, s.span, PLAIN, draw_src)
 
-    def _pop_src(self, z: str, d: int | None) -> list[str]:
-        """`draw_one(z, _d)`'s common case written out: if pile z has a card, its top card onto
-        zone `_d` (known here as d, or not), which learns what the zone shows."""
+    def _refill_test(self, z: int) -> str | None:
+        """When `draw_one` from the empty pile z can find cards: never (None), or when its refill
+        source holds more cards than z keeps back (as `refill` tests it)."""
+        source = self.g.zone_refill[z]
+        return None if source < 0 else f"len(st.zones[{source}]) > {self.g.zone_keep[z]}"
+
+    def _arrive_src(self, cards: str, d: str) -> list[str]:
+        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches."""
+        if d.isdigit():
+            m = self.g.zone_learn[int(d)]
+            learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
+            return ["_o = st.loc", *(["_k = st.known"] if learn else []), f"for _c in {cards}:", f"    _o[_c] = {d}",
+                    *(f"    {line}" for line in learn)]
+        return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}", f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
+                "if _t:", "    _k = st.known", "    if _t < 0:", "        _t = ~_t",
+                f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
+
+    def _pop_src(self, z: str, d: str) -> list[str]:
+        """`draw_one(z, d)`'s common case written out: if pile z has a card, its top card onto
+        zone d (a number, or a name holding one), which learns what the zone shows."""
         g = self.g
-        if d is not None:
-            m = g.zone_learn[d]
+        if d.isdigit():
+            m = g.zone_learn[int(d)]
             learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
         else:
-            learn = [f"_t = {self.source.const(g.zone_learn)}[_d]",
+            learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
                      "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
-        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", "    st.zones[_d].append(_c)",
-                "    st.loc[_c] = _d", *(f"    {line}" for line in learn)]
+        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", f"    st.zones[{d}].append(_c)",
+                f"    st.loc[_c] = {d}", *(f"    {line}" for line in learn)]
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -894,9 +945,10 @@ class Compiler:
             if not z.isdigit() or self.g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
                                          f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+            more = self._refill_test(int(z))
             return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
-                                     *(f"        {line}" for line in self._pop_src(z, None)),
-                                     f"        else: st.draw_one({z}, _d)"])
+                                     *(f"        {line}" for line in self._pop_src(z, "_d")),
+                                     *([f"        elif {more}: st.draw_one({z}, _d)"] if more else [])])
 
         b.emit(op, s.span, PLAIN, deal_src)
 
@@ -932,7 +984,12 @@ class Compiler:
         what = self.source.inline(f)
         if self.type(e) == CARD:
             return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
-        return [f"for _c in {what}:", f"    if _c is not None: st.known[_c] {update}"]
+        spec = self.source.zone_spec(e)
+        if spec is not None and not self.g.zone_grid[self.g.zone_base[spec]]:  # a pile or a hand: no none
+            return ["_k = st.known", f"for _c in {what}: _k[_c] {update}"]
+        inner = what[1:-1] if what.startswith("(") and what.endswith(")") else what
+        places = _grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
+        return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: st.known[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
         what = self.expr(s.what)
@@ -970,9 +1027,20 @@ class Compiler:
                 st.event(0, f"{g.place_text(st, a)} and {g.place_text(st, c)} are swapped")
             st.swap_cards(a, c)
 
-        b.emit(op, s.span, PLAIN, lambda: self._logged(op, [
-            f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
-            "if _a is not None and _b is not None: st.swap_cards(_a, _b)"]))
+        def src() -> list[str]:
+            learn = self.source.const(g.zone_learn)
+            # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns
+            # what its new zone shows.
+            return self._logged(op, [
+                f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}",
+                "if _a is not None and _b is not None and _a != _b:",
+                "    _o = st.loc", "    _za = _o[_a]", "    _zb = _o[_b]", "    _la = st.zones[_za]",
+                "    _lb = st.zones[_zb]", "    _ia = _la.index(_a)", "    _ib = _lb.index(_b)", "    _la[_ia] = _b",
+                "    _lb[_ib] = _a", "    _o[_a] = _zb", "    _o[_b] = _za", f"    _t = {learn}[_zb]",
+                "    if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t", f"    _t = {learn}[_za]",
+                "    if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t"])
+
+        b.emit(op, s.span, PLAIN, src)
 
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
@@ -981,7 +1049,12 @@ class Compiler:
         def op(st, env):
             env[slot] = f(st, env)
 
-        b.emit(op, s.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(f)}"])
+        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f))
+
+    def _set_src(self, cell: str, e: ast.Expr, f: Fn) -> list[str]:
+        """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
+        found = self.source.found_lines(e, "_c")
+        return [*found, f"{cell} = _c"] if found else [f"{cell} = {self.source.inline(f)}"]
 
     def s_Assign(self, s: ast.Assign, b):
         op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
@@ -1001,7 +1074,7 @@ class Compiler:
             else:
                 def op(st, env):
                     env[slot] = f(st, env)
-                op.src = lambda: [f"env[{slot}] = {self.source.inline(f)}"]
+                op.src = lambda: self._set_src(f"env[{slot}]", value, f)
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
@@ -1207,8 +1280,11 @@ class Compiler:
                     *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                       if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 ]
+            who = "st.current" if by is None else inline(by)
+            if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
+                options = [unguard(line, who[1:-1]) for line in options]
             return [
-                f"_p = {'st.current' if by is None else inline(by)}",
+                f"_p = {who}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
                 *options,
                 *(["_v.append(None)"] if optional else []),

@@ -85,13 +85,14 @@ def test_same_seed_and_moves_replay_to_the_same_state(tempurra4):
     assert fingerprint(s1) == fingerprint(s2)
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 7, 8, 9, 52, 95])
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 8, 9, 52, 95, 255, 256, 257, 300])
 def test_a_shuffle_draws_as_randbelow_one_card_at_a_time(tempurra4, size):
     # shuffle_zone draws every random number at once (from 8 cards): the same permutation and
     # the same generator state as Fisher-Yates with one randbelow per card.
     s = tempurra4.new_game(3, log=False)
     ref = s.clone()
     s.zones[0][:] = list(range(size))
+    s.known, s.group = [0] * max(size, len(s.known)), [0] * max(size, len(s.group))  # (more cards than the game's)
     s.shuffle_zone(0)
     cards = list(range(size))
     for i in range(size - 1, 0, -1):
@@ -614,6 +615,60 @@ def test_a_runtime_error_inside_a_leaf_procedure_names_its_line():
     with pytest.raises(rulesdsl.RulesRuntimeError) as e:
         game.new_game(1)
     assert "leaves.rules:16" in str(e.value) and "division by zero" in str(e.value)
+
+
+WRITTEN_IN_PLACE = '''game "Inline"
+players 2..2
+card c(n)
+cards in deck { 4 c(1) }
+zone deck: stack
+zone pile: stack, public
+zone hand per player: hand, private
+var who: player = none
+var k = 0
+procedure inner(p: player) {
+    k += 1
+    INNER
+}
+procedure outer(p: player) {
+    k += 1
+    if k > 0 { inner(p) } else { k += 2 }
+    OUTER
+}
+setup { SETUP }
+turn start { HOOK }
+action go { k += 1 }
+game ends when k > 30
+rank by lowest it.seat
+'''
+
+
+@pytest.mark.parametrize("inner, outer, setup, hook", [
+    ("draw 1 from deck to p.hand", "", "outer(who)", "k += 1"),
+    ("k = k / (k - k)", "", "outer(who)", "k += 1"),
+    ("k += 1", "move top(pile) to who.hand", "outer(who)", "k += 1"),
+    ("k += 1", "next player is who", "k = 0", "if k > 3 { outer(me) }"),
+    ("k = k / (k - k)", "k += 1", "k = 0", "if k > 3 { outer(me) }"),
+])
+def test_an_error_in_a_leaf_written_in_its_caller_is_located_in_the_leaf(inner, outer, setup, hook):
+    # Short leaves are written inside their callers' blocks (two deep here); an error in them names
+    # the leaf's line and words, as the framed code without shortcuts does.
+    from rulesdsl.checker import check
+    from rulesdsl.compiler import compile_program
+    from rulesdsl.parser import parse_text
+
+    text = WRITTEN_IN_PLACE.replace("INNER", inner).replace("OUTER", outer).replace("SETUP", setup) \
+        .replace("HOOK", hook)
+    errors = set()
+    for shortcuts in (True, False):
+        game = compile_program(check([parse_text(text, "inline.rules")], None, {}), shortcuts=shortcuts)
+        for log in (True, False):
+            with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+                s = game.new_game(1, log=log)
+                while not s.is_over:
+                    s.apply_index(0)
+            errors.add(str(e.value))
+    assert len(errors) == 1 and "inline.rules:1" in errors.pop()
 
 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.rules")

@@ -20,11 +20,25 @@ _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit
 _packs: dict[int, tuple[int, int, int]] = {}
 
 
-def _pack(n: int) -> tuple[int, int, int]:
-    """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, and
-    64 ones in each lane (see State.shuffle_zone)."""
-    lanes = sum(1 << (128 * k) for k in range(n - 1))
-    _packs[n] = p = (lanes, sum((k + 1) * GOLDEN << (128 * k) for k in range(n - 1)), MASK * lanes)
+def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+    """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, 64 ones
+    in each lane, and per bit b of the lanes' multipliers (n - k in lane k), 64 ones in the lanes
+    whose multiplier has bit b (see State.shuffle_zone). Made by operations on whole bytes and
+    ints (a shuffle of a new size costs no loop over its lanes)."""
+    k = max(n - 1, 0)
+    ones, zero = b"\xff" * 8 + b"\x00" * 8, b"\x00" * 16
+    lanes = int.from_bytes((b"\x01" + b"\x00" * 15) * k, "little")
+    # (1 + B + B^2 + ...)^2 = 1 + 2B + 3B^2 + ...: lane k - 1 holds k, times GOLDEN in every lane.
+    steps = GOLDEN * ((lanes * lanes) & ((1 << (128 * k)) - 1))
+    bits = []
+    for b in range(n.bit_length()):
+        # Bit b of n, n - 1, n - 2, ...: a period of 2^b ones and 2^b zeros, begun where n stands in it.
+        size = 1 << b
+        period = ones * size + zero * size  # bit b of P - 1, P - 2, ..., 0 (P = 2 size)
+        turn = 16 * (2 * size - 1 - n % (2 * size))
+        period = period[turn:] + period[:turn]
+        bits.append((b, int.from_bytes((period * (k // (2 * size) + 1))[: 16 * k], "little")))
+    _packs[n] = p = (lanes, steps, MASK * lanes, tuple(bits))
     return p
 
 if TYPE_CHECKING:
@@ -568,24 +582,28 @@ class State:
     def move_all(self, src: int, zi: int) -> list[int]:
         """Move every card of a stack or hand to another such zone, keeping their order (what
         `move_card` for each card from the bottom up would do, in one step)."""
-        g = self.game
         lst = self.zones[src]
         moved = lst[:]
         lst.clear()
-        self.zones[zi].extend(moved)
+        self._arrive(moved, zi)
+        return moved
+
+    def _arrive(self, cards: list[int], zi: int) -> None:
+        """Cards (from a pile or hand) put on top of zone zi, in order: where they are now and
+        what zi teaches."""
+        self.zones[zi].extend(cards)
         loc = self.loc
-        for c in moved:
+        for c in cards:
             loc[c] = zi
-        m = g.zone_learn[zi]
+        m = self.game.zone_learn[zi]
         if m:
             known = self.known
             if m < 0:
-                for c in moved:
+                for c in cards:
                     known[c] = ~m
             else:
-                for c in moved:
+                for c in cards:
                     known[c] |= m
-        return moved
 
     def top_card(self, zi: int) -> int | None:
         lst = self.zones[zi]
@@ -634,12 +652,19 @@ class State:
         keep = g.zone_keep[zi]
         if len(self.zones[source]) <= keep:
             return  # (not more cards than it keeps: nothing to move)
-        cards = [c for c in self.zones[source] if c is not None]
-        moving = cards[: len(cards) - keep] if keep else cards
-        if not moving:
-            return
-        for c in moving:
-            self.move_card(c, zi)
+        lst = self.zones[source]
+        if g.zone_grid[source]:
+            cards = [c for c in lst if c is not None]
+            moving = cards[: len(cards) - keep] if keep else cards
+            if not moving:
+                return
+            for c in moving:
+                self.move_card(c, zi)
+        else:
+            # `move_card` for each card from the bottom up, in one step: a pile or hand holds no none.
+            moving = lst[: len(lst) - keep]
+            del lst[: len(lst) - keep]
+            self._arrive(moving, zi)
         self.shuffle_zone(zi)
         if self.log is not None:
             self.event(1, f"{g.zone_names[source]} is shuffled to make a new {g.zone_names[zi]}")
@@ -658,16 +683,27 @@ class State:
             # Every draw's 64 bits at once: the states rng + k * GOLDEN side by side in one big
             # int, 128 bits apart (a product of two 64-bit numbers fits, so no lane spills into
             # the next), mixed by a few operations on the whole int. The same bits as one by one.
-            lanes, steps, low = _packs.get(n) or _pack(n)
+            lanes, steps, low, bits = _packs.get(n) or _pack(n)
             x = (rng * lanes + steps) & low
             x = (((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
             x = (((x ^ (x >> 27)) & low) * 0x94D049BB133111EB) & low
             x ^= x >> 31
-            i = n
-            for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
-                j = (z * i) >> 64
-                i -= 1
-                cards[i], cards[j] = cards[j], cards[i]
+            if n <= 256:
+                # Each lane's draw z times its multiplier m, for all lanes at once (m bit by bit:
+                # z * m < 2 ** 72 stays in its lane); j = z * m >> 64 is then byte 8 of the lane.
+                p = 0
+                for b, lanes_with_b in bits:
+                    p += (x & lanes_with_b) << b
+                i = n - 1
+                for j in p.to_bytes(16 * (n - 1), "little")[8::16]:
+                    cards[i], cards[j] = cards[j], cards[i]
+                    i -= 1
+            else:
+                i = n
+                for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
+                    j = (z * i) >> 64
+                    i -= 1
+                    cards[i], cards[j] = cards[j], cards[i]
             rng = (rng + (n - 1) * GOLDEN) & MASK
         else:
             for i in range(n - 1, 0, -1):
