@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
-from .engine.state import GRID, LEAF_DONE, RELOAD, STACK
+from .engine.state import GRID, LEAF_DONE, LOCATED, RELOAD, STACK, rules_message
 from .errors import RulesRuntimeError
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
@@ -198,6 +198,7 @@ class SourceCompiler:
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
             "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
+            "_LOCATED": LOCATED,
         }
         self.consts: dict[int, str] = {}
 
@@ -1260,8 +1261,8 @@ def leaf_lines(game, code_id: int, args: str) -> list[str] | None:
             f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(out)})"]
 
 
-# The errors the machine locates (State._run).
-_CAUGHT = "(RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)"
+# The errors the machine locates (state.LOCATED).
+_CAUGHT = "_LOCATED"
 
 
 def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
@@ -1283,15 +1284,7 @@ def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
     spans = game.codes[code_id].spans
     op = owners[i] if 0 <= i < len(owners) else -1
     span = spans[op] if 0 <= op < len(spans) else None
-    if isinstance(e, RulesRuntimeError):
-        msg = str(e).removeprefix("runtime error: ")
-    else:
-        msg = str(e)
-        if "NoneType" in msg:
-            msg = "a value here is none (the top of an empty zone, or a variable never set?)"
-        elif isinstance(e, ZeroDivisionError):
-            msg = "division by zero"
-    raise RulesRuntimeError(msg, span) from None
+    raise RulesRuntimeError(rules_message(e), span) from None
 
 
 def _descendants_nodes(node) -> list:

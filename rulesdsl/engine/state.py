@@ -516,17 +516,10 @@ class State:
         waits for no decision any more. Errors of Python's that are not the rules' go through."""
         self.options = ()
         self._texts = None
-        if isinstance(e, RulesRuntimeError):
-            if e.span is not None:
-                return e
-            return RulesRuntimeError(str(e).removeprefix("runtime error: "), self.game.error_span(e, code_id, pc))
-        if isinstance(e, (TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)):
-            msg = str(e)
-            if "NoneType" in msg:
-                msg = "a value here is none (the top of an empty zone, or a variable never set?)"
-            elif isinstance(e, ZeroDivisionError):
-                msg = "division by zero"
-            return RulesRuntimeError(msg, self.game.error_span(e, code_id, pc))
+        if isinstance(e, RulesRuntimeError) and e.span is not None:
+            return e
+        if isinstance(e, LOCATED):
+            return RulesRuntimeError(rules_message(e), self.game.error_span(e, code_id, pc))
         return e
 
     def tick(self) -> None:
@@ -762,6 +755,23 @@ class State:
                 self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
                 return
         self.event(0, f"{who}: {text}")
+
+
+# The errors of running rules the machine locates in the rules file (a none where a card or a
+# player must be, a division by zero, an error of a rule's own).
+LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
+
+
+def rules_message(e: BaseException) -> str:
+    """What a runtime error of the rules says, in the words of the rules, not of Python."""
+    if isinstance(e, RulesRuntimeError):
+        return str(e).removeprefix("runtime error: ")
+    msg = str(e)
+    if "NoneType" in msg:
+        return "a value here is none (the top of an empty zone, or a variable never set?)"
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    return msg
 
 
 def run_leaf(st: State, code, env: list, pc: int = 0) -> int | None:
