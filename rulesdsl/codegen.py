@@ -467,15 +467,8 @@ class SourceCompiler:
             cond = self.src(w.cond, inner)
         except NoSource:
             return None
-        for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^'\\]*'|\"[^\"\\]*\"", "''", cond)):
-            if name not in (var, "and", "or", "not", "in", "is", "if", "else", "None", "True", "False") \
-                    and not (re.fullmatch(r"_k\d+", name) and isinstance(self.names.get(name), (list, tuple, dict))):
-                return None  # (a read of the state, a local, a call: not the card's alone)
-        try:
-            test = eval(f"lambda {var}: {cond}", self.names)
-            return [value(c, bool(test(c))) for c in range(g.ncards)]
-        except Exception:  # (a test that fails for some card: left to the loop, which fails as it did)
-            return None
+        held = self.card_values(cond, var)
+        return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
     def inline_define(self, info, args: list[str]) -> str | None:
         """A define applied to loop items (`playable(card)` in a `where`), written in place with its
@@ -504,7 +497,25 @@ class SourceCompiler:
         body = self.inline_define(info, [var])
         if body is None:
             raise NoSource("define applied to each item")
+        table = self.card_values(body, var) if self.type(e.args[0]) in (ZONE, "list[card]") else None
+        if table is not None:  # (about the card alone: its value for every card, worked out now)
+            return f"[{self.const(table)}[{var}] for {var} in {seq} if {var} is not None]"
         return f"[{body} for {var} in {seq} if {var} is not None]"
+
+    def card_values(self, src: str, var: str) -> list | None:
+        """The value of `src` for every card as `var`, if it reads nothing but the card, constant
+        tables and its own `:=` names, and fails for no card; else None."""
+        own = set(re.findall(r"([A-Za-z_]\w*) :=", src))
+        for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^'\\]*'|\"[^\"\\]*\"", "''", src)):
+            if name not in (var, "and", "or", "not", "in", "is", "if", "else", "None", "True", "False") \
+                    and name not in own \
+                    and not (re.fullmatch(r"_k\d+", name) and isinstance(self.names.get(name), (list, tuple, dict))):
+                return None  # (a read of the state, a local, a call: not the card's alone)
+        try:
+            f = eval(f"lambda {var}: {src}", self.names)
+            return [f(c) for c in range(self.c.g.ncards)]
+        except Exception:  # (it fails for some card: left to the loop, which fails as it did)
+            return None
 
     def of_card(self, e: ast.Expr, x: str, items, body) -> str:
         """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none

@@ -478,6 +478,32 @@ def test_a_count_matched_against_a_loop_item_is_counted_once_per_loop():
         assert sorted(int(t.split()[1]) for t in s.move_texts() if t.startswith("pair")) == pairs
 
 
+def test_a_define_of_a_card_alone_applied_to_a_zone_is_a_table_and_fails_where_it_failed():
+    # `sum(worth(me.hand))`, worth reading only the card, looks each card up in a table worked out
+    # at load time; a define that fails for some card (no `n` on a joker) stays a loop and fails
+    # in play, not when the file loads.
+    text = ('game "Sums"\nplayers 2..2\ncard c(n)\ncard joker\ncards in deck { 3 c(1), 2 c(2), 1 c(3), 2 c(12) }\n'
+            "JOKERS\nzone deck: stack\nzone hand per player: hand, private\nzone pile: stack, public\n"
+            "counter total per player = 0\n"
+            "define worth(x: card) = match x.n { 12: 10, else: x.n * 2 }\n"
+            "setup { deal 3 from deck to each hand }\n"
+            "action add { choose y in me.hand\n me.total = sum(worth(me.hand))\n move y to pile }\n"
+            "game ends when count(pile) >= 4\nrank by lowest it.total\n")
+    game = rulesdsl.load_text(text.replace("JOKERS", ""), path="sums.rules")
+    for seed in range(10):
+        s = game.new_game(seed, log=False)
+        me = s.current_player
+        hand = [game.attrs["n"][c] for c in s.zones[game.zone_index("hand", me)]]
+        s.apply_index(0)
+        assert s.counter("total", me) == sum(10 if n == 12 else 2 * n for n in hand)
+    assert [2, 2, 2, 4, 4, 6, 10, 10] in game.namespace.values()  # the table
+    jokers = rulesdsl.load_text(text.replace("JOKERS", "cards in deck { 4 joker }"), path="sums.rules")
+    with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+        for seed in range(30):
+            jokers.new_game(seed, log=False).playout(random.Random(seed).randrange)
+    assert e.value.span is not None and e.value.span.line == 14  # the statement that sums
+
+
 def test_an_expression_python_refuses_inside_a_loop_header_still_runs():
     # `top(pile) is token` is worked out with `:=`, which Python does not allow in the list a
     # comprehension walks: the generated code must say it another way or call the closures.
