@@ -183,11 +183,6 @@ def _plus(base: int) -> str:
 MAX_WRITTEN = 8  # players: up to this many, a list of seats is written out (no comprehension to call)
 
 
-def _seats(seat: str, ks: range, n: int) -> str:
-    """The list display `[(seat + st.direction * k) % n for k in ks]`, written out."""
-    return "[" + ", ".join(f"({seat} + st.direction * {k}) % {n}" for k in ks) + "]"
-
-
 class SourceCompiler:
     """Builds `lambda st, env: ...` from an expression, with the closure compiler as fallback."""
 
@@ -277,8 +272,7 @@ class SourceCompiler:
             name = ref[1]
             return {
                 "me": "st.current",
-                "others": _seats("st.current", range(1, n), n) if n <= MAX_WRITTEN
-                else f"[(st.current + st.direction * _k) % {n} for _k in range(1, {n})]",
+                "others": f"{self.rounds()}[st.direction][st.current][1:]",
                 "round": "st.round", "turn": "st.turn", "direction": "st.direction",
                 "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
                 "winners": "st.winners", "game_over": "st.over",
@@ -292,8 +286,6 @@ class SourceCompiler:
             return "[" + ", ".join(map(str, range(n))) + "]"
         start = self.src(e.start, items)
         seat = self.player(e.start, start, "players from")
-        if pure(start) and n <= MAX_WRITTEN:
-            return _seats(seat, range(n), n)
         return f"{self.rounds()}[st.direction][{seat}][:]"
 
     def rounds(self) -> str:
