@@ -1140,12 +1140,18 @@ class Compiler:
         for cell in end_jumps:
             cell[0] = b.pc
 
-    def _loop_end(self, b: _Builder, top: int, loop: _Loop, span) -> None:
-        def back(st, env):
-            st.tick()
-            return top
+    def _loop_end(self, b: _Builder, top: int, loop: _Loop, span, bounded: bool = False) -> None:
+        """The jump back to a loop's test. A `while` may loop for ever without a decision, so its
+        every round counts against the step budget (`tick`); a `for each` over a list or a
+        `repeat N times` ends by itself, and its rounds are not counted."""
+        if bounded:
+            b.emit(lambda st, env: top, span, JUMP, lambda: [f"return {top}"])
+        else:
+            def back(st, env):
+                st.tick()
+                return top
 
-        b.emit(back, span, JUMP, lambda: ["st.budget -= 1", "if st.budget < 0: st.tick()", f"return {top}"])
+            b.emit(back, span, JUMP, lambda: ["st.budget -= 1", "if st.budget < 0: st.tick()", f"return {top}"])
         for cell in loop.breaks:
             cell[0] = b.pc
         b.loops.pop()
@@ -1187,7 +1193,7 @@ class Compiler:
             f"env[{pos_slot}] = _r + 1",
         ])
         self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span)
+        self._loop_end(b, top, loop, s.span, bounded=True)
 
     def s_While(self, s: ast.While, b):
         cond = self.expr(s.cond)
@@ -1226,7 +1232,7 @@ class Compiler:
 
         top = b.emit(test, s.span, TEST, lambda: [f"if env[{slot}] <= 0: return {end[0]}", f"env[{slot}] -= 1"])
         self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span)
+        self._loop_end(b, top, loop, s.span, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]

@@ -568,7 +568,8 @@ def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
     path = tmp_path / "spin.rules"
     path.write_text(
         'game "Spin"\nplayers 2\ncard token(n)\ncards in pile { 2 token(1) }\nzone pile: stack\n'
-        "var total = 0\naction spin { repeat 1000 times { total += 1 } }\n"
+        "var total = 0\naction spin { while total % 1000 < 999 { total += 1 }\n total += 1 }\n"
+        "action count { repeat 1000 times { total += 1 } }\n"
         "game ends when total >= 3000\nrank by lowest it.seat\n"
     )
     real = rulesdsl.load(path).new_game(1)
@@ -578,6 +579,10 @@ def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
     assert copy.step_limit == 100
     with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
         copy.apply("spin")
+    # A `repeat` (or a `for each`) ends by itself: its rounds are not counted.
+    again = search.clone()
+    again.apply("count")
+    assert again.value("total") == 1000
     real.apply("spin")  # the state searched from keeps the engine's limit
     assert real.value("total") == 1000
 

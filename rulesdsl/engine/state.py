@@ -62,7 +62,7 @@ SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on its
 # None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
 PLAIN, TEST, JUMP, CONTROL = 0, 1, 2, 3
 
-# Loop iterations (backward jumps) and turns allowed between two decisions.
+# Passes of `while` loops, turns and rounds allowed between two decisions.
 STEP_BUDGET = 200_000
 JSON_FORMAT = 1
 
