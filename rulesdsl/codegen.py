@@ -1215,11 +1215,12 @@ _STRING = re.compile(r"[rbfRBF]*(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
-def leaf_lines(game, code_id: int, args: str) -> list[str] | None:
+def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
     """A leaf's code written in place of its call (no block to call, no loop over its blocks),
     when its first block is the whole leaf and every way out of it is the leaf's end (a `break`
     out of a `while True:` here) or a STACKED return (returned by the caller as it is). Its locals
-    are the list `args`; an error in these lines is located in the leaf, as its own block would
+    start as `args` (the rest none): Python locals of their own where the lines read them only as
+    `env[k]`, else a list; an error in these lines is located in the leaf, as its own block would
     be (`_leaf_error`). None where the leaf is not such a block."""
     from .engine.state import STACKED
 
@@ -1259,7 +1260,22 @@ def leaf_lines(game, code_id: int, args: str) -> list[str] | None:
         if re.match(r"(?:for|while) .*:$", line.strip()):
             loops.append(indent)
         out.append(line)
-    return [f"{env} = {args}", "try:", "    while True:", *(f"        {line}" for line in out),
+    values = list(args) + ["None"] * (code.nlocals - len(args))
+    names = ", ".join(f"{env}_{i}" for i in range(len(values)))
+    whole = re.compile(rf"^(\s*)(_k\d+)\(st, {env}\)$")  # an op run as its closure (with the log)
+    if values and not any(re.search(rf"\b{env}\b(?!\[\d+\])", part) for line in out if not whole.match(line)
+                          for part in _STRING.split(line)):
+        # The locals are read and written as `env[k]`, k written out: they are Python's own, and
+        # a closure gets them in a list, read back after it.
+        back = f"{names}{',' if len(values) == 1 else ''} = {env}_all"
+        out = [f"{m[1]}{env}_all = [{names}]; {m[2]}(st, {env}_all); {back}" if (m := whole.match(line)) else
+               "".join(re.sub(rf"\b{env}\[(\d+)\]", rf"{env}_\1", part) + (strings[i] if i < len(strings) else "")
+                       for i, part in enumerate(_STRING.split(line)))
+               for line in out for strings in [_STRING.findall(line)]]
+        first = f"{names} = {', '.join(values)}"
+    else:
+        first = f"{env} = [{', '.join(values)}]"
+    return [first, "try:", "    while True:", *(f"        {line}" for line in out),
             f"except {_CAUGHT} as _x:",
             f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(out)})"]
 

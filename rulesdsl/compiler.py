@@ -656,7 +656,7 @@ class Compiler:
                 new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
             lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
             if self.g.tails:
-                inlined = leaf_lines(self.g, code.index, new)
+                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
                 if inlined is not None:
                     return lines + inlined
             const = self.source.const
