@@ -161,6 +161,7 @@ class Compiler:
             code.blocks = [None] * len(code.ops)
             code.ends = [0] * len(code.ops)
         g.decision_slot = [d.slot for d in g.decisions]
+        g.code_blocks = [code.blocks for code in g.codes]
         g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
         return g
 

@@ -174,6 +174,7 @@ class Game:
         # Per action: its code, its number of locals, the slot of its leading choose (or -1).
         self.action_entry: list[tuple[Code, int, int]] = []
         self.decision_slot: list[int] = []  # per decision: the local its chosen value goes into
+        self.code_blocks: list[list] = []  # per code: its `blocks` list (the machine's look-up)
 
     def prepare(self) -> None:
         """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""

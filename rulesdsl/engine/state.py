@@ -57,6 +57,7 @@ RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the
 STACKED = -4
 LEAF_DONE = -5  # a leaf's code ran to its end (see `run_leaf`)
 SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on itself
+# (The machine's loop, `State._advance`, writes STACKED and SUSPENDED as numbers: quicker to read.)
 
 # What an op may return, which says how a generated block runs it: PLAIN ops return None, TEST ops
 # None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
@@ -441,6 +442,7 @@ class State:
         `playout`). Every way to a decision or to the end sets the options (and their texts) anew."""
         g = self.game
         codes = g.codes
+        blocks_of = g.code_blocks
         stack = self.stack
         slots = g.decision_slot
         while True:
@@ -478,37 +480,37 @@ class State:
                         frame = [code.index, pc, env]
                         stack.append(frame)
             self.budget = self.step_limit
-            code = codes[frame[0]]
-            blocks = code.blocks
+            blocks = blocks_of[frame[0]]
             try:
                 while True:
                     # A block runs the ops from pc up to a jump or a control op; it returns where
-                    # to go on (>= 0) or, from its last op, SUSPEND, HALT, RELOAD or STACKED.
+                    # to go on (>= 0) or, from its last op, one of the codes below (state.py's top).
                     block = blocks[pc]
                     if block is None:
                         block = g.block(frame[0], pc)
                     r = block(self, env)
+                    if r == -6:  # SUSPENDED: the block recorded its frame's position itself
+                        break
                     if r >= 0:
                         pc = r
                         continue
-                    if r == SUSPENDED:  # the block recorded its frame's position itself
-                        break
-                    if r != STACKED:  # (an `end` set the frames and their positions)
-                        frame[1] = code.ends[pc]  # the frame goes on after the block's last op
+                    if r != -4:  # not STACKED (an `end` set the frames and their positions)
+                        frame[1] = codes[frame[0]].ends[pc]  # the frame goes on after the block's last op
                         if r != RELOAD:
                             break
                     frame = stack[-1]
-                    code = codes[frame[0]]
-                    blocks = code.blocks
+                    blocks = blocks_of[frame[0]]
                     env = frame[2]
                     pc = frame[1]
             except Exception as e:
                 raise self._located(e, frame[0], pc) from None
-            if pick is None or self.pending < 0 or self.moves == stop:
+            if pick is None:
                 return
             n = len(self.options)
+            if not n or self.moves == stop:  # (no options: the game is over)
+                return
             i = pick(n) if forced or n > 1 else 0
-            if not 0 <= i < n:
+            if i >= n or i < 0:
                 raise IllegalMove(f"move number {i} does not exist; there are {n}")
 
     def _located(self, e: Exception, code_id: int, pc: int) -> Exception:
