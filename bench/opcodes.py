@@ -9,10 +9,10 @@ move for both sides and their ratio, then the engine's functions that run the mo
 move (the generated blocks are named as the rules name them): a profile that is the same on every
 run, which a busy machine cannot blur, and that needs nothing installed. Neither this nor machine
 instructions (bench/instructions.py) is the time: a bytecode may be a list index or a big-number
-multiply. On 2026-11-30 the ratio of bytecodes matched the timed ratio of bench/run.py for Tamalo
-(0.40 and 0.40) and ran above it for Tempurra (0.35 against 0.23), whose engine side does more
-of the costly kind (dictionaries, bit counts, the shuffles' big numbers). Tracing runs about 30
-times slower: the defaults take half a minute.
+multiply. On 2026-11-30 the ratio of bytecodes stayed close to the timed ratio of bench/run.py for
+Tamalo (0.40 and 0.40, then 0.46 and 0.45-0.57) and ran well above it for Tempurra (0.40 against
+0.27), whose engine side does more of the costly kind (dictionaries, bit counts, the shuffles' big
+numbers). Tracing runs about 30 times slower: the defaults take half a minute.
 """
 
 from __future__ import annotations
