@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from . import ast
 from .checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
-from .engine.state import GRID, LEAF_DONE, LOCATED, RELOAD, STACK, rules_message
+from .engine.state import GRID, LEAF_DONE, LOCATED, RELOAD, STACK, bad_pick, rules_message
 from .errors import RulesRuntimeError
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
@@ -193,7 +193,7 @@ class SourceCompiler:
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
             "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
-            "_LOCATED": LOCATED,
+            "_LOCATED": LOCATED, "_bad_pick": bad_pick,
         }
         self.consts: dict[int, str] = {}
 
@@ -1063,6 +1063,7 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
              if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
     if sources and game.tails and not code.leaf:
         lines = _positions_kept(lines, k)
+        lines, owners = _answered(game, lines, owners)
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
     try:
@@ -1095,6 +1096,49 @@ def _positions_kept(lines: list[str], end: int) -> list[str]:
     return out
 
 
+def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], list[int]]:
+    """In a playout (`State.playout`), a block that asks a decision answers it itself with the
+    playout's pick and goes on, instead of a trip through the machine's loop: the same steps as
+    the machine's (the move counted, the answer in the decision's local, the step budget anew),
+    after the block has recorded where its frame goes on, so a pick that fails leaves the state
+    waiting for the decision. Only a `choose` (the turn's decision enters an action: the machine)."""
+    from .engine.state import SUSPENDED
+
+    out: list[str] = []
+    own: list[int] = []
+    i = 0
+    while i < len(lines):
+        line, owner = lines[i], owners[i]
+        m = _ASKS.match(line)
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        after = lines[i + 2] if i + 2 < len(lines) else ""
+        ret = f"return {SUSPENDED}"
+        if m is not None and int(m[2]) > 0:
+            ind = m[1]
+            pos = re.fullmatch(re.escape(ind) + r"st\.stack\[-1\]\[1\] = (\d+)(; " + ret + ")?", nxt)
+            if pos is not None and (pos[2] or after == ind + ret):
+                slot = game.decision_slot[int(m[2])]
+                body = [
+                    line.replace("st.options = tuple(_v)", "st.options = _o = tuple(_v)"),
+                    f"{ind}st.stack[-1][1] = {pos[1]}",
+                    f"{ind}if st.pick is not None and st.moves != st.stop:",
+                    f"{ind}    _i = st.pick(len(_o))",
+                    f"{ind}    if _i >= len(_o) or _i < 0: _bad_pick(st, _i)",
+                    f"{ind}    env[{slot}] = _o[_i]; st.pending = -1; st.moves += 1; st.budget = st.step_limit",
+                    f"{ind}    return {pos[1]}",
+                    ind + ret,
+                ]
+                out += body
+                own += [owner] * len(body)
+                i += 2 if pos[2] else 3
+                continue
+        out.append(line)
+        own.append(owner)
+        i += 1
+    return out, own
+
+
+_ASKS = re.compile(r"^(\s*)st\.pending = (\d+); st\.chooser = [^;]+; st\.options = tuple\(_v\); st\._texts = None$")
 _WORD_END = re.compile(r"(^|[\s:;])return -\d$")
 TAIL_DEPTH = 2  # tails written inside tails, at most
 MAX_TAIL = 40  # lines of a tail written in place

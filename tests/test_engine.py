@@ -819,26 +819,32 @@ def test_leaves_and_tails_play_as_frames_and_trips_through_the_machine_do(name):
             assert a.to_json() == b.to_json()
 
 
-@pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "games").glob("*.rules") if ".test." not in p.name))
+@pytest.mark.parametrize("path", [*sorted(f"games/{p.name}" for p in (ROOT / "games").glob("*.rules")
+                                           if ".test." not in p.name),
+                                   "tests/data/nested_ends.rules", "tests/data/tails.rules"])
 def test_playout_plays_the_moves_of_an_apply_index_loop(path):
-    # `playout` runs the machine's loop without a call into the state per move; it must reach the
-    # very states a loop of apply_index reaches with the same picks, stopped at a limit or not,
-    # with the log or without.
-    game = rulesdsl.load(GAMES / path)
+    # `playout` runs the machine's loop without a call into the state per move, and a block that
+    # asks a decision answers it itself; it must reach the very states a loop of apply_index
+    # reaches with the same picks, stopped at a limit or not, with the log or without. (The
+    # games of tests/data end rounds and turns in nested procedures and decide in tails.)
+    game = rulesdsl.load(ROOT / path, players=2 if "data" in path else None)
     for seed in range(6):
         log = seed % 2 == 1
         a, b = game.new_game(seed, log=log), game.new_game(seed, log=log)
         ra, rb = random.Random(seed), random.Random(seed)
-        assert a.playout(ra.randrange, 7) == 7
-        for _ in range(7):
+        first = a.playout(ra.randrange, 7)
+        assert first == 7 or (first < 7 and a.is_over)
+        for _ in range(first):
             b.apply_index(rb.randrange(b.num_moves()))
         assert fingerprint(a) == fingerprint(b) and a.log == b.log
-        played = a.playout(ra.randrange)
-        while not b.is_over:
+        cap = 300 if "data" in path else None  # (the stress games need not end)
+        played = a.playout(ra.randrange, cap)
+        while not b.is_over and b.moves < first + 300:
             b.apply_index(rb.randrange(b.num_moves()))
-        assert a.is_over and played == a.moves - 7
+        assert played == a.moves - first and (a.is_over or cap)
         assert fingerprint(a) == fingerprint(b) and a.log == b.log
-        assert a.playout(ra.randrange) == 0
+        if a.is_over:
+            assert a.playout(ra.randrange) == 0
     with pytest.raises(ValueError, match="at least 0"):
         game.new_game(0).playout(random.Random(0).randrange, -1)
     assert game.new_game(0).playout(random.Random(0).randrange, 0) == 0
@@ -867,5 +873,20 @@ def test_playout_with_a_bad_pick_raises_and_keeps_the_state_playable(tempurra4):
     with pytest.raises(rulesdsl.IllegalMove):
         s.playout(lambda n: calls.append(n) or (0 if len(calls) < 5 else -1))
     assert s.moves == 30 + 4 and s.num_moves() >= 1
+    waiting = fingerprint(s)
+    other = s.clone()
+    other.apply_index(0)
+
+    def broken(n: int) -> int:
+        if len(calls) > 12:
+            raise KeyError("the pick's own error")
+        calls.append(n)
+        return 0
+
+    # An error of the pick's own is not the rules': it goes through as it is, the state waits.
+    with pytest.raises(KeyError, match="pick's own"):
+        s.playout(broken)
+    assert s.moves == 34 + 8 and s.num_moves() >= 1 and s.pick is None
+    assert fingerprint(s) != waiting and other.moves == 35
     s.playout(random.Random(0).randrange)
     assert s.is_over

@@ -75,7 +75,7 @@ class State:
         "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction",
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
-        "winners", "ranking", "log", "budget", "step_limit", "_texts",
+        "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop",
     )
 
     def __init__(self, game: Game, seed: int, log: bool = True):
@@ -110,6 +110,10 @@ class State:
         # Loop steps or turns without a decision before the rules are called broken (tick); a search
         # may lower it on its copies, to give up on a world that cannot be played on sooner.
         self.step_limit = STEP_BUDGET
+        # While a playout runs: its pick and the move it stops at (see `playout`); a block asking
+        # a decision then answers it itself.
+        self.pick: Callable[[int], int] | None = None
+        self.stop = -1
         self._run()
 
     # ------------------------------------------------------------ the public API
@@ -193,7 +197,15 @@ class State:
             i = pick(n) if forced or n > 1 else 0
             if not 0 <= i < n:
                 raise IllegalMove(f"move number {i} does not exist; there are {n}")
-            self._advance(i, pick, stop, forced)
+            # A block that asks a decision answers it itself with `self.pick` (the machine answers
+            # the turn's decision and those of ops run as closures).
+            self.pick = pick if forced else (lambda n: pick(n) if n > 1 else 0)
+            self.stop = stop
+            try:
+                self._advance(i, pick, stop, forced)
+            finally:
+                self.pick = None
+                self.stop = -1
         return self.moves - start
 
     def clone(self, log: bool | None = None) -> State:
@@ -227,6 +239,8 @@ class State:
         s.step_limit = self.step_limit
         s.budget = self.step_limit
         s._texts = self._texts
+        s.pick = None
+        s.stop = -1
         return s
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
@@ -385,6 +399,8 @@ class State:
         s.step_limit = STEP_BUDGET
         s.budget = STEP_BUDGET
         s._texts = None
+        s.pick = None
+        s.stop = -1
         return s
 
     # Convenience readers, for tests, bots and the CLI.
@@ -516,6 +532,8 @@ class State:
     def _located(self, e: Exception, code_id: int, pc: int) -> Exception:
         """A runtime error of the rules, located at the line of the rules that raised it; the state
         waits for no decision any more. Errors of Python's that are not the rules' go through."""
+        if isinstance(e, IllegalMove) or not _raised_by_rules(e):
+            return e  # a playout's pick gave no option, or failed itself: the state still waits
         self.options = ()
         self._texts = None
         if isinstance(e, RulesRuntimeError) and e.span is not None:
@@ -762,6 +780,25 @@ class State:
 # The errors of running rules the machine locates in the rules file (a none where a card or a
 # player must be, a division by zero, an error of a rule's own).
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
+
+
+_PACKAGE = __file__.rsplit("engine", 1)[0]  # this package's directory
+
+
+def _raised_by_rules(e: BaseException) -> bool:
+    """Did `e` come from running the rules (generated code, the engine, Python's own operations
+    on them), not from a function a caller gave (a playout's pick)?"""
+    tb = e.__traceback__
+    last = None
+    while tb is not None:
+        last = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return last is None or last.startswith(("<rules", _PACKAGE))
+
+
+def bad_pick(st: State, i: int) -> None:
+    """A playout's pick gave a number that is no option (the block has recorded its position)."""
+    raise IllegalMove(f"move number {i} does not exist; there are {len(st.options)}")
 
 
 def rules_message(e: BaseException) -> str:
