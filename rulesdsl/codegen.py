@@ -175,6 +175,23 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
+# What an expression of a card alone may hold (SourceCompiler.card_values): no call, no attribute.
+_VALUE_NODES = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant,
+                pyast.Tuple, pyast.UnaryOp, pyast.BinOp, pyast.IfExp, pyast.NamedExpr, pyast.expr_context,
+                pyast.boolop, pyast.cmpop, pyast.unaryop, pyast.operator)
+_SCALARS = (int, str, float, type(None))
+
+
+def _constant(name: str, value) -> bool:
+    """A name that stands for a value no rule changes: a scalar, a tuple or frozenset of them, or a
+    table of the game's made when the rules load (`_k...`, never written)."""
+    if isinstance(value, _SCALARS):
+        return True
+    if isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value):
+        return True
+    return re.fullmatch(r"_k\d+", name) is not None and isinstance(value, (list, tuple, dict))
+
+
 def _plus(base: int) -> str:
     """`base + ` before a seat, or nothing for 0 (the first table of its kind)."""
     return f"{base} + " if base else ""
@@ -495,16 +512,23 @@ class SourceCompiler:
         return f"[{body} for {var} in {seq} if {var} is not None]"
 
     def card_values(self, src: str, var: str) -> list | None:
-        """The value of `src` for every card as `var`, if it reads nothing but the card, constant
-        tables and its own `:=` names, and fails for no card; else None."""
-        own = set(re.findall(r"([A-Za-z_]\w*) :=", src))
-        for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"'[^'\\]*'|\"[^\"\\]*\"", "''", src)):
-            if name not in (var, "and", "or", "not", "in", "is", "if", "else", "None", "True", "False") \
-                    and name not in own \
-                    and not (re.fullmatch(r"_k\d+", name) and isinstance(self.names.get(name), (list, tuple, dict))):
-                return None  # (a read of the state, a local, a call: not the card's alone)
+        """The value of expression `src` for every card as `var`, if it reads nothing but the card,
+        constants, constant tables (`_k...`) and its own `:=` names (no call, no state) and fails
+        for no card; else None. What a loop would work out card by card, worked out now."""
         try:
-            f = eval(f"lambda {var}: {src}", self.names)
+            tree = pyast.parse(src, mode="eval")
+        except SyntaxError:
+            return None
+        nodes = list(pyast.walk(tree))
+        own = {n.target.id for n in nodes if isinstance(n, pyast.NamedExpr)}
+        for n in nodes:
+            if not isinstance(n, _VALUE_NODES):
+                return None  # (a call, an attribute, a comprehension: not the card's alone)
+            if isinstance(n, pyast.Name) and n.id != var and n.id not in own \
+                    and not _constant(n.id, self.names.get(n.id, _constant)):
+                return None  # (a read of the state or of a local)
+        try:
+            f = eval(f"lambda {var}: ({src})", self.names)
             return [f(c) for c in range(self.c.g.ncards)]
         except Exception:  # (it fails for some card: left to the loop, which fails as it did)
             return None

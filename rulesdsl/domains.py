@@ -448,28 +448,18 @@ class DomainWriter:
         return self.tables[key]
 
     def card_values(self, src: str, var: str) -> list | None:
-        """The value of expression `src` for each card as `var`, if it reads nothing but the card
-        and constant tables (no call, no state) and fails for no card; else None."""
+        """The value of expression `src` for each card as `var` (SourceCompiler.card_values), when
+        every value may be a key (of a set or a dict); else None. Remembered per expression."""
         key = _rename(src, var)
-        if key in self.values:
-            return self.values[key]
-        out = None
-        try:
-            tree = pyast.parse(src, mode="eval")
-        except SyntaxError:
-            tree = None
-        if tree is not None and all(isinstance(n, _PURE) for n in pyast.walk(tree)) and all(
-                n.id == var or _frozen(self.sc.names.get(n.id, _frozen))
-                for n in pyast.walk(tree) if isinstance(n, pyast.Name)):
+        if key not in self.values:
+            out = self.sc.card_values(src, var)
             try:
-                f = eval(f"lambda {var}: ({src})", self.sc.names)
-                out = [f(c) for c in range(self.g.ncards)]
-                for v in out:
+                for v in out or ():
                     hash(v)
-            except Exception:  # it fails for some card (or gives a value that is no key): left as it is
+            except TypeError:  # a value that is no key: left as it is
                 out = None
-        self.values[key] = out
-        return out
+            self.values[key] = out
+        return self.values[key]
 
     def card_table(self, src: str, var: str) -> list[bool] | None:
         """Whether test `src` holds for each card as `var` (see card_values), or None."""
@@ -619,18 +609,5 @@ def _bool_terms(node: pyast.expr, op: type, out: list[pyast.expr]) -> None:
 
 # Python expressions that read values and fail on nothing but a value (no call, no attribute, no
 # name set): worked out for every card when they read the card's tables alone.
-_PURE = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant, pyast.Tuple,
-         pyast.UnaryOp, pyast.BinOp, pyast.IfExp, pyast.expr_context, pyast.boolop, pyast.cmpop, pyast.unaryop,
-         pyast.operator)
-_SCALARS = (int, str, float, type(None))
-
-
-def _frozen(value) -> bool:
-    """A constant that never changes: a scalar, or a tuple or frozenset of scalars."""
-    if isinstance(value, _SCALARS):
-        return True
-    return isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value)
-
-
 def _rename(src: str, var: str) -> str:
     return re.sub(rf"\b{var}\b", "@", src)
