@@ -17,7 +17,7 @@ from .rng import GOLDEN, MASK, next64, seed_state
 
 _PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
 _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
-_packs: dict[int, tuple[int, int, int]] = {}
+_packs: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
 
 
 def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
@@ -193,20 +193,23 @@ class State:
                 n = len(self.options)
                 self.apply_index(pick(n) if forced or n > 1 else 0)
         elif not self.over and self.moves != stop:
-            n = len(self.options)
-            i = pick(n) if forced or n > 1 else 0
-            if not 0 <= i < n:
-                raise IllegalMove(f"move number {i} does not exist; there are {n}")
-            # A block that asks a decision answers it itself with `self.pick` (the machine answers
-            # the turn's decision and those of ops run as closures).
+            # The machine's loop answers with `self.pick` where it stops at a decision, and so does
+            # a block that asks one (see codegen._answered).
             self.pick = pick if forced else (lambda n: pick(n) if n > 1 else 0)
             self.stop = stop
             try:
-                self._advance(i, pick, stop, forced)
+                self._advance(self._picked())
             finally:
                 self.pick = None
                 self.stop = -1
         return self.moves - start
+
+    def _picked(self) -> int:
+        """The playout's pick among the pending decision's options, checked."""
+        i = self.pick(len(self.options))
+        if i >= len(self.options) or i < 0:
+            bad_pick(self, i)
+        return i
 
     def clone(self, log: bool | None = None) -> State:
         """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""
@@ -451,11 +454,11 @@ class State:
                     if ev[3]:
                         self.log[k] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),)
 
-    def _advance(self, i: int, pick: Callable[[int], int] | None = None, stop: int = -1, forced: bool = True) -> None:
+    def _advance(self, i: int) -> None:
         """The machine: play option i of the pending decision (none if i < 0), then run the code on
-        the stack up to the next decision or the end of the game. With `pick`, go on choosing
-        option pick(n) at each decision until the game ends or `stop` moves were played (see
-        `playout`). Every way to a decision or to the end sets the options (and their texts) anew."""
+        the stack up to the next decision or the end of the game. In a playout (`self.pick` set),
+        go on with the pick's answer at each decision until the game ends or `self.stop` moves
+        were played. Every way to a decision or to the end sets the options (and their texts) anew."""
         g = self.game
         codes = g.codes
         blocks_of = g.code_blocks
@@ -520,14 +523,9 @@ class State:
                     pc = frame[1]
             except Exception as e:
                 raise self._located(e, frame[0], pc) from None
-            if pick is None:
+            if self.pick is None or not self.options or self.moves == self.stop:  # (no options: over)
                 return
-            n = len(self.options)
-            if not n or self.moves == stop:  # (no options: the game is over)
-                return
-            i = pick(n) if forced or n > 1 else 0
-            if i >= n or i < 0:
-                raise IllegalMove(f"move number {i} does not exist; there are {n}")
+            i = self._picked()
 
     def _located(self, e: Exception, code_id: int, pc: int) -> Exception:
         """A runtime error of the rules, located at the line of the rules that raised it; the state
