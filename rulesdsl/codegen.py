@@ -197,7 +197,7 @@ def _plus(base: int) -> str:
     return f"{base} + " if base else ""
 
 
-MAX_WRITTEN = 8  # players: up to this many, a list of seats is written out (no comprehension to call)
+MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
 
 class SourceCompiler:
@@ -814,8 +814,6 @@ class SourceCompiler:
             seq = seq[5:-1]  # only iterated: the distinct values need no list
         if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
             seq = f"range({self.c.g.players})" if e.seq.start is None else seq.removesuffix("[:]")
-        if isinstance(e.seq, ast.Name) and self.c.p.refs.get(id(e.seq)) == ("builtin", "others"):
-            seq = f"{self.rounds()}[st.direction][st.current][1:]"
         if isinstance(e.seq, ast.ListLit):
             seq = f"[_x for _x in {seq} if _x is not None]"
         return seq
