@@ -1224,8 +1224,7 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
     """Write short tails in place of early returns (`if C: return N` becomes `if C:` and the block
     from N). A tail that stops to wait for a decision or calls a procedure records where its frame
     goes on itself (the machine would record the end of the outer block), so it returns SUSPENDED
-    or STACKED instead."""
-    from .engine.state import HALT, RELOAD, STACKED, SUSPEND, SUSPENDED
+    or STACKED instead (`_positions_kept`, with the tail's own end)."""
 
     out: list[str] = []
     own: list[int] = []
@@ -1235,17 +1234,12 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
         if m:
             t = int(m.group(3))
             tl, to, end, opaque = _region(game, code_id, t, True)
-            last = tl[-1].strip()
             if not opaque and len(tl) <= MAX_TAIL:
-                if last in (f"return {SUSPEND}", f"return {HALT}"):  # (after a halt, its position is kept too)
-                    tail = tl[:-1] + [f"st.stack[-1][1] = {end}", f"return {SUSPENDED}"]
-                elif last == f"return {RELOAD}" and len(tl) > 1 and tl[-2].startswith("st.stack.append("):
-                    tail = tl[:-1] + [f"st.stack[-2][1] = {end}", f"return {STACKED}"]
-                elif last != f"return {RELOAD}" or (len(tl) > 1 and tl[-2] == "st.stack.pop()"):
-                    tail = tl
-                if tail is not None:
-                    to = to[: len(tl) - 1] + [to[-1]] * (len(tail) - len(tl) + 1)
-                    tail, to = _tails(game, code_id, tail, to, depth - 1)
+                # Where the tail's frame goes on is the tail's end, not the outer block's: recorded
+                # in place; a RELOAD left (a frame changed some other way) keeps the tail out.
+                kept = _positions_kept(tl, end)
+                if not kept[-1].endswith(f"return {RELOAD}"):
+                    tail, to = _tails(game, code_id, kept, to, depth - 1)
         if tail is None:
             out.append(line)
             own.append(owner)
