@@ -728,24 +728,23 @@ class Compiler:
         zone = self.zone_src(s.to)
         what = self.source.inline(self.expr(s.what))
         put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
-        lines = ["if st.log is not None:", f"    {self.source.const(op)}(st, env)", "else:",
-                 *([] if put else [f"    _z = {zone}"])]
+        lines = [] if put else [f"_z = {zone}"]
         if self.type(s.what) == CARD:
-            found = self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
-            lines += [f"    {line}" for line in found]
+            lines += self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
             if put:
-                return [*lines, "    if _c is not None:", *(f"        {x}" for x in self._put_src("_c", int(zone)))]
-            return lines + ["    if _c is not None: st.move_card(_c, _z)"]
+                put_c = [f"    {x}" for x in self._put_src("_c", int(zone))]
+                return self._logged(op, [*lines, "if _c is not None:", *put_c])
+            return self._logged(op, lines + ["if _c is not None: st.move_card(_c, _z)"])
         picked = self.source.picked_lines(s.what)
         if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
             test, cards = picked
-            lines += [f"    {line}" for line in test] + [f"        for _c in {cards}:"]
+            lines += test + [f"    for _c in {cards}:"]
             if put:
-                return lines + ["            " + line for line in self._put_src("_c", int(zone))]
-            return lines + ["            st.move_card(_c, _z)"]
+                return self._logged(op, lines + ["        " + line for line in self._put_src("_c", int(zone))])
+            return self._logged(op, lines + ["        st.move_card(_c, _z)"])
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
-        return lines + [f"    _l = {what}", f"    for _c in [_x for _x in _l if _x is not None]: "
-                        f"st.move_card(_c, {zone if put else '_z'})"]
+        return self._logged(op, lines + [f"_l = {what}", f"for _c in [_x for _x in _l if _x is not None]: "
+                                         f"st.move_card(_c, {zone if put else '_z'})"])
 
     def _put_src(self, c: str, zi: int) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
