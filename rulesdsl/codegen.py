@@ -1140,14 +1140,20 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
             pos = re.fullmatch(re.escape(ind) + r"st\.stack\[-1\]\[1\] = (\d+)(; " + ret + ")?", nxt)
             if pos is not None and (pos[2] or after == ind + ret):
                 slot = game.decision_slot[int(m[2])]
+                ask = f"{line.strip()}; st.stack[-1][1] = {pos[1]}"
                 body = [
-                    line.replace("st.options = tuple(_v)", "st.options = _o = tuple(_v)"),
-                    f"{ind}st.stack[-1][1] = {pos[1]}",
                     f"{ind}if st.pick is not None and st.moves != st.stop:",
-                    f"{ind}    _i = st.pick(len(_o))",
-                    f"{ind}    if _i >= len(_o) or _i < 0: _bad_pick(st, _i)",
-                    f"{ind}    env[{slot}] = _o[_i]; st.pending = -1; st.moves += 1; st.budget = st.step_limit",
-                    f"{ind}    return {pos[1]}",
+                    f"{ind}    st.chooser = {m[3]}",
+                    f"{ind}    try: _i = st.pick(len(_v))",
+                    f"{ind}    except BaseException:",
+                    f"{ind}        {ask}",
+                    f"{ind}        raise",
+                    f"{ind}    if 0 <= _i < len(_v):",
+                    f"{ind}        env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit",
+                    f"{ind}        return {pos[1]}",
+                    f"{ind}    {ask}",
+                    f"{ind}    _bad_pick(st, _i)",
+                    f"{ind}{ask}",
                     ind + ret,
                 ]
                 out += body
@@ -1160,7 +1166,7 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
     return out, own
 
 
-_ASKS = re.compile(r"^(\s*)st\.pending = (\d+); st\.chooser = [^;]+; st\.options = tuple\(_v\); st\._texts = None$")
+_ASKS = re.compile(r"^(\s*)st\.pending = (\d+); st\.chooser = ([^;]+); st\.options = tuple\(_v\); st\._texts = None$")
 _WORD_END = re.compile(r"(^|[\s:;])return -\d$")
 TAIL_DEPTH = 2  # tails written inside tails, at most
 MAX_TAIL = 40  # lines of a tail written in place
