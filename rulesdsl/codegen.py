@@ -1086,6 +1086,7 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     if sources and game.tails and not code.leaf:
         lines = _positions_kept(lines, k)
         lines, owners = _answered(game, lines, owners)
+        lines, owners = _looped(lines, owners, pc)
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
     try:
@@ -1121,9 +1122,10 @@ def _positions_kept(lines: list[str], end: int) -> list[str]:
 def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], list[int]]:
     """In a playout (`State.playout`), a block that asks a decision answers it itself with the
     playout's pick and goes on, instead of a trip through the machine's loop: the same steps as
-    the machine's (the move counted, the answer in the decision's local, the step budget anew),
-    after the block has recorded where its frame goes on, so a pick that fails leaves the state
-    waiting for the decision. Only a `choose` (the turn's decision enters an action: the machine)."""
+    the machine's (the move counted, the answer in the decision's local or, for the turn's
+    decision, the chosen action entered (`_entered`), the step budget anew). The decision and the
+    frame's position are recorded only where the state waits: the pick failed (a bad index, an
+    error of its own) or the playout stops here; only the chooser is set for the pick to read."""
     from .engine.state import SUSPENDED
 
     out: list[str] = []
@@ -1135,11 +1137,11 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         after = lines[i + 2] if i + 2 < len(lines) else ""
         ret = f"return {SUSPENDED}"
-        if m is not None and int(m[2]) > 0:
+        if m is not None:
             ind = m[1]
             pos = re.fullmatch(re.escape(ind) + r"st\.stack\[-1\]\[1\] = (\d+)(; " + ret + ")?", nxt)
             if pos is not None and (pos[2] or after == ind + ret):
-                slot = game.decision_slot[int(m[2])]
+                slot = game.decision_slot[int(m[2])] if int(m[2]) else -1
                 ask = f"{line.strip()}; st.stack[-1][1] = {pos[1]}"
                 body = [
                     f"{ind}if st.pick is not None and st.moves != st.stop:",
@@ -1149,8 +1151,9 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
                     f"{ind}        {ask}",
                     f"{ind}        raise",
                     f"{ind}    if 0 <= _i < len(_v):",
-                    f"{ind}        env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit",
-                    f"{ind}        return {pos[1]}",
+                    *([f"{ind}        env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit",
+                       f"{ind}        return {pos[1]}"] if int(m[2]) else
+                      [f"{ind}        {line}" for line in _entered(game, int(pos[1]))]),
                     f"{ind}    {ask}",
                     f"{ind}    _bad_pick(st, _i)",
                     f"{ind}{ask}",
@@ -1164,6 +1167,71 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
         own.append(owner)
         i += 1
     return out, own
+
+
+def _looped(lines: list[str], owners: list[int], pc: int) -> tuple[list[str], list[int]]:
+    """A block that goes on at its own start (a loop whose every round asks a decision, a turn
+    after a leaf action, when a playout answers in place) loops in itself: `return pc` becomes
+    `continue` in a `while True` around the block, instead of a trip through the machine to call
+    the same block again. Only a return outside the block's own loops (an option loop, a leaf
+    written in place), where `continue` means the same."""
+    try:
+        tree = pyast.parse("".join(line + "\n" for line in lines))
+    except SyntaxError:
+        return lines, owners  # block_function finds the error and falls back
+    found: list[pyast.Return] = []
+
+    def visit(node: pyast.AST, looped: bool) -> None:
+        if isinstance(node, pyast.Return):
+            if not looped and isinstance(node.value, pyast.Constant) and node.value.value == pc:
+                found.append(node)
+            return
+        if isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.Lambda, pyast.ClassDef)):
+            return
+        for child in pyast.iter_child_nodes(node):
+            visit(child, looped or isinstance(node, (pyast.For, pyast.While, pyast.AsyncFor)))
+
+    visit(tree, False)
+    if not found or any(node.end_lineno != node.lineno for node in found):
+        return lines, owners
+    out = list(lines)
+    for node in sorted(found, key=lambda n: (n.lineno, -n.col_offset)):
+        line = out[node.lineno - 1]
+        out[node.lineno - 1] = line[: node.col_offset] + "continue" + line[node.end_col_offset:]
+    return ["while True:"] + ["    " + line for line in out], [owners[0], *owners]
+
+
+def _entered(game, end: int) -> list[str]:
+    """The turn's decision answered in place (see `_answered`): the chosen action entered as the
+    machine enters it. A leaf runs here to its end and the block goes on where the turn goes on
+    after the action; any other action gets its frame, and the machine runs it."""
+    from .engine.state import LEAF_DONE, STACKED
+
+    names = game.namespace
+    names.setdefault("_code_block", game.block)
+    out = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
+    for a, (code, nlocals, slot) in enumerate(game.action_entry):
+        pc = 1 if slot >= 0 else 0
+        env = f"[None] * {nlocals}" if nlocals else "[]"
+        put = [f"    _e[{slot}] = _x"] if slot >= 0 else []
+        out.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
+        out.append(f"    _e = {env}")
+        out += put
+        if code.leaf:
+            blocks = f"_code_blocks{code.index}"
+            names[blocks] = code.blocks
+            if len(code.blocks) <= pc or code.blocks[pc] is None:
+                game.block(code.index, pc)
+            out += [
+                f"    _r = {blocks}[{pc}](st, _e)",
+                "    while _r >= 0:",
+                f"        _r = ({blocks}[_r] or _code_block({code.index}, _r))(st, _e)",
+                f"    if _r != {LEAF_DONE}: return {STACKED}",
+                f"    return {end}",
+            ]
+        else:
+            out.append(f"    st.stack.append([{code.index}, {pc}, _e]); return {STACKED}")
+    return out
 
 
 _ASKS = re.compile(r"^(\s*)st\.pending = (\d+); st\.chooser = ([^;]+); st\.options = tuple\(_v\); st\._texts = None$")

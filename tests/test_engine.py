@@ -890,3 +890,44 @@ def test_playout_with_a_bad_pick_raises_and_keeps_the_state_playable(tempurra4):
     assert fingerprint(s) != waiting and other.moves == 35
     s.playout(random.Random(0).randrange)
     assert s.is_over
+
+
+ACTING = '''game "Acting"
+players 2..2
+card token(n)
+cards in pile { 6 token(1), 6 token(2) }
+zone pile: stack
+zone hand per player: hand, private
+var total = 0
+setup { deal 3 from pile to each hand }
+action count_up {
+    total += 1
+    total = 1 / (total - total)
+}
+action pass_on {
+    choose card in me.hand
+    choose who in others
+    total = 1 / (total - total)
+}
+game ends when turn > 40
+rank by lowest it.seat
+'''
+
+
+@pytest.mark.parametrize("leaf", [True, False])
+def test_an_action_entered_by_a_playout_names_its_own_line_when_it_fails(leaf):
+    # In a playout the turn's block enters the chosen action itself (a leaf runs there, any other
+    # action gets its frame); a runtime error in the action still names the action's statement,
+    # as the machine's own way does, and the state waits for nothing after it.
+    game = rulesdsl.load_text(ACTING, path="acting.rules")
+    assert game.action_entry[0][0].leaf and not game.action_entry[1][0].leaf
+    line = "acting.rules:11" if leaf else "acting.rules:16"
+    for way in ("playout", "apply"):
+        s = game.new_game(1, log=False)
+        with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+            if way == "playout":
+                s.playout(lambda n: 0 if leaf else n - 1)
+            while True:
+                s.apply_index(0 if leaf else s.num_moves() - 1)
+        assert line in str(e.value) and "division by zero" in str(e.value), way
+        assert s.num_moves() == 0

@@ -183,7 +183,9 @@ class State:
         `random.Random`'s randrange, say) until the game ends or `limit` more moves were played;
         returns the moves played. The same moves as `apply_index(pick(num_moves()))` in a loop, but
         without a call into the state per move: random playouts (simulations, search bots) run
-        here. `forced=False` plays a decision with a single option without asking `pick`."""
+        here. `forced=False` plays a decision with a single option without asking `pick`. While
+        `pick` runs, `self.chooser` is the seat that decides (a pick per seat can read it); the
+        options are recorded only where the state stops, so `pick` gets their number alone."""
         if limit is not None and limit < 0:
             raise ValueError(f"a playout's limit must be at least 0 (got {limit})")
         start = self.moves
