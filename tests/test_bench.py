@@ -35,6 +35,23 @@ def test_baseline_plays_whole_games(name, players):
         assert module.play_game(seed, players) == (moves, winners)  # a seed replays its game
 
 
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_tempurra_on_the_engines_data_model_plays_the_baselines_very_games(players):
+    # bench/model_tempurra.py measures how fast the engine's data model can be by hand; it means
+    # something only if it plays the same games: every result equal, seed by seed.
+    model, baseline = bench_module("model_tempurra"), bench_module("baseline_tempurra")
+    for seed in range(60):
+        assert model.simulate_game(seed, players) == baseline.simulate_game(seed, players)
+
+
+def test_the_data_model_bench_runs_and_refuses_bad_arguments(capsys):
+    model = bench_module("model_tempurra")
+    model.main(["--games", "3", "--repeats", "1"])
+    assert "ratio:" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        model.main(["--games", "0"])
+
+
 def test_tamalo_baseline_asks_the_engines_decisions_in_lockstep(capsys):
     validate = bench_module("validate")
     assert validate.lockstep_tamalo(games=30, players=4, seed=0) == 0
