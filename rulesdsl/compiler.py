@@ -819,7 +819,7 @@ class Compiler:
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return self._logged(op, self._spill_src(a, d))
+                return self._logged(op, self._spill_src(a, d, self.g.zone_vis[int(a)] == PUBLIC))
             # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
             # hands without a log, written out; the rest in `move`.
             table = self.source.const(grid)
@@ -835,15 +835,17 @@ class Compiler:
             if not fast or (a.isdigit() and d.isdigit() and a == d):
                 return lines + [call]
             return lines + [f"if _z != _d and {' and '.join(fast)}:",
-                            *(f"    {line}" for line in self._spill_src("_z", d if d.isdigit() else "_d")),
+                            *(f"    {line}" for line in self._spill_src(
+                                "_z", d if d.isdigit() else "_d", a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC)),
                             f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
 
-    def _spill_src(self, a: str, d: str) -> list[str]:
+    def _spill_src(self, a: str, d: str, seen: bool = False) -> list[str]:
         """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
-        onto d in their order, and d teaches what it shows (known here if d is a number)."""
-        each = self._arrive_src("_l", d)
+        onto d in their order, and d teaches what it shows (known here if d is a number), unless
+        they come from a public zone (`seen`): everyone knows them already."""
+        each = self._arrive_src("_l", d, seen)
         return [f"_l = st.zones[{a}]", "if _l:", *(f"    {line}" for line in each),
                 f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
 
@@ -899,8 +901,12 @@ class Compiler:
         source = self.g.zone_refill[z]
         return None if source < 0 else f"len(st.zones[{source}]) > {self.g.zone_keep[z]}"
 
-    def _arrive_src(self, cards: str, d: str) -> list[str]:
-        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches."""
+    def _arrive_src(self, cards: str, d: str, seen: bool = False) -> list[str]:
+        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches:
+        nothing if everyone knows them (`seen`: they were in a public zone, whose every card is
+        known to all, as entering it, its shuffles and a swap into it make sure)."""
+        if seen:
+            return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}"]
         if d.isdigit():
             m = self.g.zone_learn[int(d)]
             learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
@@ -977,7 +983,13 @@ class Compiler:
                 where = ", ".join(dict.fromkeys(g.zone_names[st.loc[c]] for c in shown))
                 st.event(0, f"revealed in {where}: {{}}", tuple(shown))
 
-        b.emit(op, s.span, PLAIN, lambda: self._logged(op, self._each_card_src(s.what, what, f"= {g.all_mask}")))
+        def reveal_src() -> list[str]:
+            spec = self.source.zone_spec(s.what) if self.type(s.what) != CARD else None
+            if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
+                return self._logged(op, ["pass"])  # a public zone's cards are known to all already
+            return self._logged(op, self._each_card_src(s.what, what, f"= {g.all_mask}"))
+
+        b.emit(op, s.span, PLAIN, reveal_src)
 
     def _each_card_src(self, e: ast.Expr, f: Fn, update: str) -> list[str]:
         """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
