@@ -172,7 +172,9 @@ class DomainWriter:
             # face, it is an option either way. A second one sorts it out: a card the chooser does
             # not know is an option of its own; one it knows takes the face's place if the card
             # there is unknown (a place of its own), else if more players know it (a rare case:
-            # the place is looked for; the options hold that card once).
+            # the place is looked for; the options hold that card once). Most often both are
+            # known alike (a hand's cards, all seen by their holder alone): one test settles it.
+            kk = self.fresh("kk")
             body = [
                 f"{face} = {faces}[{v}]",
                 f"if {face} not in {first}:",
@@ -181,12 +183,15 @@ class DomainWriter:
                 "else:",
                 f"    {k} = {kn}[{v}]",
                 f"    {kept} = {first}[{face}]",
-                f"    if not {k} >> {chooser} & 1:",
+                f"    {kk} = {kn}[{kept}]",
+                f"    if {k} == {kk}:",
+                f"        if not {k} >> {chooser} & 1: {add}",
+                f"    elif not {k} >> {chooser} & 1:",
                 f"        {add}",
-                f"    elif not {kn}[{kept}] >> {chooser} & 1:",
+                f"    elif not {kk} >> {chooser} & 1:",
                 f"        {first}[{face}] = {v}",
                 f"        {add}",
-                f"    elif {k}.bit_count() > {kn}[{kept}].bit_count():",
+                f"    elif {k}.bit_count() > {kk}.bit_count():",
                 f"        {first}[{face}] = {v}",
                 f"        {target}[{target}.index({item.format(v=kept)})] = {got}",
             ]
