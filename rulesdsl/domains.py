@@ -282,6 +282,7 @@ class DomainWriter:
             n = self.fresh("n")
             if f"{table}.get({var}, 0)" in cond:  # each key's count comes with it
                 cond = cond.replace(f"{table}.get({var}, 0)", n)
+                cond = self.pairs(cond, n, table, scans)
                 return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond}:"], 2, var, True, nonnone,
                             None, scans=scans)
             return Loop(pre, [f"for {var} in {table}:", f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
@@ -297,6 +298,22 @@ class DomainWriter:
         safe = inner.safe and sc.safe(e.cond, frozenset([self.c.p.slots[id(e)]]))
         return Loop(pre, lines, inner.depth + 1, var, inner.unique, inner.nonnone, inner.zone, inner.src, safe,
                     scans + inner.scans)
+
+    @staticmethod
+    def pairs(cond: str, n: str, table: str, scans: list) -> str:
+        """A count read only as "at least two" (`count(...) >= 2`, pairs, as card games ask):
+        the scan that fills the table marks a key seen again (`t[k] = k in t`) instead of
+        counting it, one step a card instead of two; the test reads the mark."""
+        if cond not in (f"({n} >= 2)", f"({n} > 1)", f"(2 <= {n})", f"(1 < {n})"):
+            return cond
+        for i, (src, var, body) in enumerate(scans):
+            for j in range(len(body) - 1):
+                m = re.fullmatch(rf"(\s*)if (\w+) in {re.escape(table)}: {re.escape(table)}\[\2\] \+= 1", body[j])
+                if m and body[j + 1] == f"{m[1]}else: {table}[{m[2]}] = 1":
+                    body = [*body[:j], f"{m[1]}{table}[{m[2]}] = {m[2]} in {table}", *body[j + 2:]]
+                    scans[i] = (src, var, body)
+                    return n
+        return cond
 
     def counted(self, e: ast.Expr, names: list[str], items: dict[int, str]) -> tuple[str, bool] | None:
         """A joined count's table whose keys are the values of `e` in order, if `e` is

@@ -103,6 +103,14 @@ action tallied {
     choose v in distinct(me.hand.n) where count(me.hand where it.n == v and (it.n == tally or it is w)) >= 1
     tally = tally + 1
 }
+action exactly_two {
+    choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) == 2
+    tally = tally + 1
+}
+action more_than_one {
+    choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) > 1
+    tally = tally + 1
+}
 action flag {
     choose b in [yes, no, yes] as "flag"
     tally = tally + 1
