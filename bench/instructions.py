@@ -14,6 +14,7 @@ slower: expect a few minutes.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -64,9 +65,11 @@ print(st.moves)
 
 def count(code: str) -> tuple[int, int]:
     """(moves printed by `code`, instructions it took) under callgrind."""
+    # String hashes fixed: dicts and sets lay out alike on every run, so the count is the same on
+    # every run (with random hashes, runs of one tree differed by up to 3%).
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
-        capture_output=True, text=True, cwd=ROOT,
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     if out.returncode != 0:
         sys.exit(f"bench/instructions.py: the run failed:\n{out.stderr[-2000:]}")
