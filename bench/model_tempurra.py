@@ -70,9 +70,15 @@ def simulate_game(seed: int, players: int = 4,
     c = box.pop()
     draw.append(c)
     loc[c] = DRAW
-    shuffle(draw)
-    for c in draw:
-        known[c] = 0
+
+    def reshuffle(pile: list[int]) -> None:
+        """Shuffle the draw pile: it lies there, and nobody knows a card of it any more."""
+        shuffle(pile)
+        for c in pile:
+            loc[c] = DRAW
+            known[c] = 0
+
+    reshuffle(draw)
     sick: list[int] = []
     discard: list[int] = []
     plate: list[int] = []
@@ -92,10 +98,7 @@ def simulate_game(seed: int, players: int = 4,
                 if not discard:
                     break
                 draw, discard = discard, []
-                shuffle(draw)
-                for c in draw:
-                    loc[c] = DRAW
-                    known[c] = 0
+                reshuffle(draw)
             got.append(draw.pop())
         hand = hands[eater]
         where = HAND + eater
@@ -173,9 +176,7 @@ def simulate_game(seed: int, players: int = 4,
                     c = box.pop()
                     draw.append(c)
                     loc[c] = DRAW
-            shuffle(draw)
-            for c in draw:
-                known[c] = 0
+            reshuffle(draw)
             direction = 1
             starter = loser
         last = begin_plate(starter)
