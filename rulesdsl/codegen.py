@@ -672,12 +672,7 @@ class SourceCompiler:
             lookup = _LOOKUP.fullmatch(cond)
             if lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
                     and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
-                # `any(hand where it.rank == r)`: a zone's cards (never none) looked up and compared
-                # in C, no Python frame per card; the value is a read that cannot fail.
-                values = f"map({lookup.group(1)}.__getitem__, {seq})"
-                value = lookup.group(3)
-                return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
-                        "count": f"list({values}).count({value})"}[f]
+                return self.matching(f, lookup, seq)
         if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
             return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
         return self.scan_body(f, var, seq, cond, hoisted, eager)
@@ -739,10 +734,34 @@ class SourceCompiler:
         lookup = _LOOKUP.fullmatch(cond)
         if pure(seq) and lookup is not None and lookup.group(2) == var \
                 and (_VALUE.fullmatch(lookup.group(3)) or _READ.fullmatch(lookup.group(3))):
-            lines.append(f"if {lookup.group(3)} in map({lookup.group(1)}.__getitem__, {seq}):")
+            lines.append(f"if {self.matching('any', lookup, seq)}:")
         else:
             lines.append("if True:")
         return lines, f"[{var} for {var} in {seq} if {cond}]"
+
+    def matching(self, f: str, lookup: re.Match, seq: str) -> str:
+        """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
+        a value (`it.rank == r`: `lookup` matched `(T[c] == v)`, v a read that cannot fail), in C,
+        no Python frame per card. A value known now (`it is K`, a kind): the set of the cards that have
+        it, and one set operation (no call per card, as `map` makes: a third of the time; a zone
+        holds a card once, so the common cards are the count)."""
+        table, value = self.names[lookup.group(1)], lookup.group(3)
+        if re.fullmatch(r"-?\d+|'[^'\\]*'", value) and isinstance(table, (list, tuple)) \
+                and len(table) == self.c.g.ncards:
+            cards = self.const(self.card_set(table, pyast.literal_eval(value)))
+            return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
+                    "count": f"len({cards}.intersection({seq}))"}[f]
+        values = f"map({lookup.group(1)}.__getitem__, {seq})"
+        return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
+                "count": f"list({values}).count({value})"}[f]
+
+    def card_set(self, table, value) -> frozenset:
+        """The cards whose entry in `table` (one per card) is `value`, made once per pair."""
+        sets = self.__dict__.setdefault("_card_sets", {})
+        key = (id(table), value)
+        if key not in sets:
+            sets[key] = frozenset(c for c, v in enumerate(table) if v == value)
+        return sets[key]
 
     def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
