@@ -112,6 +112,21 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 
 
 # A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
+def _unwrapped(src: str) -> str:
+    """`src` without the parentheses around all of it, if any."""
+    while src.startswith("(") and src.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(src):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(src) - 1:
+                return src  # `(a) + (b)`: the first one closes before the end
+        src = src[1:-1]
+    return src
+
+
+_SUM_SHARES = re.compile(r"sum\(map\((_k\d+)\.__getitem__, (.+)\)\)\Z", re.S)
+_COUNT_SET = re.compile(r"len\((_k\d+)\.intersection\((.+)\)\)\Z", re.S)
 _LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
 _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
 _READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
@@ -558,12 +573,38 @@ class SourceCompiler:
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
+        if op in ("+", "-"):
+            fused = self.fused_sum(a, b, op)
+            if fused is not None:
+                return fused
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         tested = re.fullmatch(r"\((.+) is not None\)", a) if op == "and" else None
         if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
             b = unguard(b, tested.group(1))
         return f"({a} {op} {b})"
+
+    def fused_sum(self, a: str, b: str, op: str) -> str | None:
+        """`sum((Z where A).x) + count(Z where B)`, each side a pass over the same zone in C: one
+        pass, over a table of each card's share in both (a zone holds a card once)."""
+        def shares(src: str) -> tuple[str, list[int]] | None:
+            m = _SUM_SHARES.fullmatch(src) or _COUNT_SET.fullmatch(src)
+            if m is None:
+                return None
+            table = self.names.get(m[1])
+            if isinstance(table, frozenset):
+                table = [1 if c in table else 0 for c in range(self.c.g.ncards)]
+            if not (isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards
+                    and all(type(v) is int for v in table)):
+                return None
+            return m[2], list(table)
+
+        left, right = shares(_unwrapped(a)), shares(_unwrapped(b))
+        if left is None or right is None or left[0] != right[0] or not pure(left[0]):
+            return None
+        sign = 1 if op == "+" else -1
+        table = tuple(x + sign * y for x, y in zip(left[1], right[1], strict=True))
+        return f"sum(map({self.const(table)}.__getitem__, {left[0]}))"
 
     def one_of(self, e: ast.Binary, items) -> str | None:
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""

@@ -18,7 +18,8 @@ from rulesdsl.compiler import compile_program
 # same hand run as one; scans over the players are written out seat by seat. Tests that read only a
 # card's tables become look-ups (`x.n == top(pile).n`: a set of cards per value, none among them,
 # also in an `or` and for a variable of the game; a `bottom(...)` worked out first looks at the
-# pile's first card first), and a list of constants (with a repeat) is options known at load.
+# pile's first card first), and a list of constants (with a repeat) is options known at load. A sum
+# of shares and counts over one zone is one pass over a table (`exactly_two`).
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -105,7 +106,7 @@ action tallied {
 }
 action exactly_two {
     choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) == 2
-    tally = tally + 1
+    tally = tally + (sum((pile where it is c).n) + count(pile where it is w) - count(pile where it is c))
 }
 action more_than_one {
     choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) > 1
