@@ -691,6 +691,13 @@ class SourceCompiler:
     # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
         var, seq, cond, hoisted = self.loop(e, items)
+        near = re.fullmatch(rf"\(\(st\.zones\[st\.loc\[{var}\]\]\.index\({var}\) \+ 1\) (<=|<) (\d+)\)", cond)
+        if near is not None and not hoisted and self.zone_spec(e.seq) is not None:
+            # `Z where place(it) <= k`: the first k places of Z (a card's place is where it lies in
+            # Z, empty places counted), one slice instead of a search for each card's place.
+            k = max(int(near[2]) - (near[1] == "<"), 0)
+            places = _grid_places(seq)  # a grid's places, empty ones too (they have their numbers)
+            return f"[{var} for {var} in {places}[:{k}] if {var} is not None]"
         if any(":=" in v for _, v in hoisted):
             return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
         return f"[{var} for {self.bind(hoisted)}{var} in {seq} if {cond}]"

@@ -19,7 +19,8 @@ from rulesdsl.compiler import compile_program
 # card's tables become look-ups (`x.n == top(pile).n`: a set of cards per value, none among them,
 # also in an `or` and for a variable of the game; a `bottom(...)` worked out first looks at the
 # pile's first card first), and a list of constants (with a repeat) is options known at load. A sum
-# of shares and counts over one zone is one pass over a table (`exactly_two`).
+# of shares and counts over one zone is one pass over a table (`exactly_two`); the first places of a
+# grid (with empty ones) or a pile are a slice (`near`).
 RULES = """game "Options"
 players 3..3
 card c(n)
@@ -111,6 +112,14 @@ action exactly_two {
 action more_than_one {
     choose v in distinct((me.hand where it is c).n) where count(me.hand where it is c and it.n == v) > 1
     tally = tally + 1
+}
+action near when any(me.square) {
+    let front = me.square where place(it) <= 2
+    let first_one = pile where place(it) < 2
+    show me.square where place(it) < 3 to me
+    tally = tally + count(front) + count(first_one)
+    choose x in me.square as "drop"
+    move x to pile
 }
 action flag {
     choose b in [yes, no, yes] as "flag"
