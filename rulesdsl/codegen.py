@@ -1074,12 +1074,16 @@ class SourceCompiler:
         if isinstance(e, ast.Attr):
             if self.type(e.obj) in (CARD, ZONE, "list[card]"):
                 return self.safe(e.obj, items)
+            if self.type(e.obj) == "list[player]" and e.name in self.c.g.counter_layout:
+                return self.safe(e.obj, items)  # `(players where ...).score`: none are skipped
             # `me.hand`, `me.tokens`: the current player is never none; nor is an item
             return self.some_player(e.obj, items)
         if isinstance(e, ast.Call):
             ref = self.c.p.refs.get(id(e))
             if ref is not None and ref[0] == "define":
                 return False
+            if e.func in ("min", "max") and len(e.args) == 1:  # of a list: none skipped, none if empty
+                return self.safe(e.args[0], items)
             return e.func in SAFE_CALLS and all(self.safe(a, items) for a in e.args)
         if isinstance(e, ast.Where):
             return self.safe(e.seq, items) and self.safe(e.cond, items)

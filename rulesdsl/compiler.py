@@ -1899,17 +1899,23 @@ class Compiler:
         binders(cond)
         out: list[ast.Expr] = []
 
-        def walk(node) -> bool:
-            """True if node depends on the item (or on an inner binder, or on chance)."""
+        def walk(node) -> set[int]:
+            """What node depends on: the item, inner binders it reads outside their own `where`
+            (an inner `where` as a whole does not depend on its own binder: `min((players where
+            it != caller).score)` is the same for every item), or chance (-1). Empty: invariant."""
             kids = list(_children(node))
             deps = [walk(k) for k in kids]
             ref = self.p.refs.get(id(node)) if isinstance(node, ast.Name) else None
-            mine = (ref is not None and ref[0] == "local" and ref[1] in varying) or (
-                isinstance(node, ast.Call) and node.func == "random")
-            dependent = mine or any(deps)
-            if dependent:
+            free = set().union(*deps)
+            if ref is not None and ref[0] == "local" and ref[1] in varying:
+                free.add(ref[1])
+            if isinstance(node, ast.Call) and node.func == "random":
+                free.add(-1)
+            if isinstance(node, ast.Where) and id(node) in self.p.slots:
+                free.discard(self.p.slots[id(node)])
+            if free:
                 out.extend(k for k, d in zip(kids, deps, strict=True) if not d and _worth_caching(k, self.p.refs))
-            return dependent
+            return free
 
         if not walk(cond) and _worth_caching(cond, self.p.refs):
             out.append(cond)

@@ -931,3 +931,62 @@ def test_an_action_entered_by_a_playout_names_its_own_line_when_it_fails(leaf):
                 s.apply_index(0 if leaf else s.num_moves() - 1)
         assert line in str(e.value) and "division by zero" in str(e.value), way
         assert s.num_moves() == 0
+
+
+HOISTED = '''game "Hoisted"
+players 4..4
+card token(n)
+cards in pile { 8 token(1) }
+zone pile: stack
+counter score per player = 0
+var lows = 0
+var near = 0
+var leaders = 0
+define beaten(p: player) = count(players where it.score > p.score)
+action add {
+    choose k in 0..3 as "add"
+    me.score += k
+    lows = count(players where it != me and it.score == min((players where it != me).score))
+    near = count(players where count(players where it.score == 0) > 1 and it.score <= max((players where it.score < 3).score))
+    leaders = count(players where beaten(it) == 0)
+}
+action level {
+    choose v in 0..6 where count(players where it.score > v) >= 1 as "level"
+    me.score += 0
+}
+action other {
+    choose p in players where count(players where it != p and it != me) == 2 as "other"
+    me.score += 0
+}
+game ends when turn > 30
+rank by lowest it.score
+'''
+
+
+def test_an_inner_where_that_reads_no_outer_item_is_worked_out_once_with_the_same_values():
+    # `min((players where it != me).score)` inside `players where ...` does not depend on the outer
+    # item (its own `it` is its own): it is worked out before the loop. `beaten(it)` and the inner
+    # `where`s of `level` and `other` (they read their choose's own `v`, `p`) do depend on it. Every value is
+    # checked against plain Python over the state's counters.
+    game = rulesdsl.load_text(HOISTED, path="hoisted.rules")
+    add, level, other = (next(i for i, a in enumerate(game.actions) if a.name == n) for n in ("add", "level", "other"))
+    for seed in range(20):
+        s = game.new_game(seed, log=False)
+        rng = random.Random(seed)
+        while not s.is_over:
+            me = s.current
+            scores = [game.read_counter(s, "score", p) for p in range(4)]
+            assert [v for ai, v in s.options if ai == level] == [v for v in range(7) if max(scores) > v]
+            assert [p for ai, p in s.options if ai == other] == [p for p in range(4) if p != me]
+            i = rng.randrange(s.num_moves())
+            played = s.options[i][0]
+            s.apply_index(i)
+            if played != add:  # (`add 2` is one move: its `choose` is the turn's decision)
+                continue
+            scores = [game.read_counter(s, "score", p) for p in range(4)]
+            low = min(scores[p] for p in range(4) if p != me)
+            assert s.value("lows") == sum(1 for p in range(4) if p != me and scores[p] == low)
+            small = [v for v in scores if v < 3]
+            expected = sum(1 for v in scores if v <= max(small)) if scores.count(0) > 1 else 0
+            assert s.value("near") == expected
+            assert s.value("leaders") == scores.count(max(scores))
