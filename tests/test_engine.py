@@ -947,7 +947,8 @@ action add {
     choose k in 0..3 as "add"
     me.score += k
     lows = count(players where it != me and it.score == min((players where it != me).score))
-    near = count(players where count(players where it.score == 0) > 1 and it.score <= max((players where it.score < 3).score))
+    near = count(players where count(players where it.score == 0) > 1
+                 and it.score <= max((players where it.score < 3).score))
     leaders = count(players where beaten(it) == 0)
 }
 action level {
