@@ -1144,19 +1144,10 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     lines, owners, k, _ = _region(game, code_id, pc, sources)
     if sources and game.tails:
         lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
-    # A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
-    # once, instead of returning its position for another trip through the machine.
-    ends = {}
-    for line in lines:
-        m = _GOTO.search(line)
-        if m and int(m.group(1)) not in ends:
-            t = int(m.group(1))
-            ends[t] = _return_src(code, t)
-    lines = [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
-             if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
+    lines = _ends_written(code, lines)
     if sources and game.tails and not code.leaf:
         lines = _positions_kept(lines, k)
-        lines, owners = _answered(game, lines, owners)
+        lines, owners = _answered(game, code_id, lines, owners, pc, TAIL_DEPTH)
         lines, owners = _looped(lines, owners, pc)
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
@@ -1190,7 +1181,37 @@ def _positions_kept(lines: list[str], end: int) -> list[str]:
     return out
 
 
-def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], list[int]]:
+def _ends_written(code, lines: list[str]) -> list[str]:
+    """A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
+    once, instead of returning its position for another trip through the machine."""
+    ends = {}
+    for line in lines:
+        m = _GOTO.search(line)
+        if m and int(m.group(1)) not in ends:
+            t = int(m.group(1))
+            ends[t] = _return_src(code, t)
+    return [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
+            if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
+
+
+def _goes_on(game, code_id: int, t: int, pc: int, depth: int) -> tuple[list[str], list[int]] | None:
+    """After a decision answered in place, the code from t written there too when it is short (a
+    tail, as `_tails` writes the other way of an `if`): one trip through the machine less. Its
+    own decisions are answered in place in their turn (`depth` levels at most). None if t is the
+    block's own start (it loops, `_looped`), or the code from t is long, opaque or reloads."""
+    if t == pc or depth <= 0:
+        return None
+    tl, to, end, opaque = _region(game, code_id, t, True)
+    if opaque or len(tl) > MAX_TAIL:
+        return None
+    tl = _positions_kept(_ends_written(game.codes[code_id], tl), end)
+    if tl[-1].endswith(f"return {RELOAD}"):
+        return None
+    return _answered(game, code_id, tl, to, pc, depth - 1)
+
+
+def _answered(game, code_id: int, lines: list[str], owners: list[int], pc: int,
+              depth: int) -> tuple[list[str], list[int]]:
     """In a playout (`State.playout`), a block that asks a decision answers it itself with the
     playout's pick and goes on, instead of a trip through the machine's loop: the same steps as
     the machine's (the move counted, the answer in the decision's local or, for the turn's
@@ -1222,16 +1243,24 @@ def _answered(game, lines: list[str], owners: list[int]) -> tuple[list[str], lis
                     f"{ind}        {ask}",
                     f"{ind}        raise",
                     f"{ind}    if 0 <= _i < len(_v):",
-                    *([f"{ind}        env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit",
-                       f"{ind}        return {pos[1]}"] if int(m[2]) else
-                      [f"{ind}        {line}" for line in _entered(game, int(pos[1]))]),
-                    f"{ind}    {ask}",
-                    f"{ind}    _bad_pick(st, _i)",
-                    f"{ind}{ask}",
-                    ind + ret,
                 ]
+                taken = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", f"return {pos[1]}"] \
+                    if int(m[2]) else _entered(game, int(pos[1]))
+                taken_own = [owner] * len(taken)
+                tail = _goes_on(game, code_id, int(pos[1]), pc, depth)
+                if tail is not None:  # `return pos[1]` replaced by the code from there
+                    at = [j for j, x in enumerate(taken) if x.strip() == f"return {pos[1]}"]
+                    for j in reversed(at):
+                        lead = taken[j][: len(taken[j]) - len(taken[j].lstrip())]
+                        taken[j:j + 1] = [lead + x for x in tail[0]]
+                        taken_own[j:j + 1] = tail[1]
+                body_own = [owner] * len(body) + taken_own
+                body += [f"{ind}        {x}" for x in taken]
+                rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", ind + ret]
+                body += rest
+                body_own += [owner] * len(rest)
                 out += body
-                own += [owner] * len(body)
+                own += body_own
                 i += 2 if pos[2] else 3
                 continue
         out.append(line)
