@@ -1357,7 +1357,7 @@ class Compiler:
         def src() -> list[str]:
             new = "[" + ", ".join(self.source.inline(a) for a in args) + "]"
             if nlocals > k:
-                new += f" + [None] * {nlocals - k}"
+                new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
             return [f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
 
         b.emit(op, s.span, CONTROL, src)
