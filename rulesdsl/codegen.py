@@ -706,7 +706,9 @@ class SourceCompiler:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
         n = self.c.g.players
-        if not hoisted and not set(cond) & {":", "'", '"'} and isinstance(w.seq, ast.PlayersExpr) \
+        # (each seat is put in for the item's name: not where a text holds that name)
+        plain = ":" not in _STRING.sub("''", cond) and not any(var in t for t in _STRING.findall(cond))
+        if not hoisted and plain and isinstance(w.seq, ast.PlayersExpr) \
                 and n <= MAX_WRITTEN and len(cond) * n <= 4000:
             if w.seq.start is None:
                 return self.unrolled(f, var, cond, [str(p) for p in range(n)])
