@@ -1303,14 +1303,24 @@ def _looped(lines: list[str], owners: list[int], pc: int) -> tuple[list[str], li
     return ["while True:"] + ["    " + line for line in out], [owners[0], *owners]
 
 
+def leaf_run(game, code, pc: int, env: str) -> list[str]:
+    """`run_leaf(st, code, env, pc)` written out: the leaf's block at pc called directly, the
+    blocks it jumps to by a loop; STACKED returned if an `end` in it moved the frames."""
+    from .engine.state import STACKED
+
+    const = game.const
+    first = (code.blocks[pc] if pc < len(code.blocks) else None) or game.block(code.index, pc)
+    return [f"_r = {const(first)}(st, {env})", "while _r >= 0:",
+            f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, {env})",
+            f"if _r != {LEAF_DONE}: return {STACKED}"]
+
+
 def _entered(game, end: int) -> list[str]:
     """The turn's decision answered in place (see `_answered`): the chosen action entered as the
     machine enters it. A leaf runs here to its end and the block goes on where the turn goes on
     after the action; any other action gets its frame, and the machine runs it."""
-    from .engine.state import LEAF_DONE, STACKED
+    from .engine.state import STACKED
 
-    names = game.namespace
-    names.setdefault("_code_block", game.block)
     out = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
     for a, (code, nlocals, slot) in enumerate(game.action_entry):
         pc = 1 if slot >= 0 else 0
@@ -1320,17 +1330,7 @@ def _entered(game, end: int) -> list[str]:
         out.append(f"    _e = {env}")
         out += put
         if code.leaf:
-            blocks = f"_code_blocks{code.index}"
-            names[blocks] = code.blocks
-            if len(code.blocks) <= pc or code.blocks[pc] is None:
-                game.block(code.index, pc)
-            out += [
-                f"    _r = {blocks}[{pc}](st, _e)",
-                "    while _r >= 0:",
-                f"        _r = ({blocks}[_r] or _code_block({code.index}, _r))(st, _e)",
-                f"    if _r != {LEAF_DONE}: return {STACKED}",
-                f"    return {end}",
-            ]
+            out += [f"    {line}" for line in leaf_run(game, code, pc, "_e")] + [f"    return {end}"]
         else:
             out.append(f"    st.stack.append([{code.index}, {pc}, _e]); return {STACKED}")
     return out

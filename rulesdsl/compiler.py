@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler, _grid_places, leaf_lines, unguard
+from .codegen import NoSource, SourceCompiler, _grid_places, leaf_lines, leaf_run, unguard
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -86,7 +86,6 @@ class Compiler:
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
-        self.block_of = self.g.block  # (one bound method, so generated code names it once)
         self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
@@ -157,6 +156,7 @@ class Compiler:
         g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
         g.namespace = self.source.names
+        g.const = self.source.const
         for code in g.codes:
             code.blocks = [None] * len(code.ops)
             code.ends = [0] * len(code.ops)
@@ -660,17 +660,7 @@ class Compiler:
                 inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
                 if inlined is not None:
                     return lines + inlined
-            const = self.source.const
-            # The leaf's first block is called directly, and the blocks it jumps to by a loop here
-            # (`run_leaf` written out).
-            first = code.blocks[0] or self.g.block(code.index, 0)
-            return lines + [
-                f"_e = {new}",
-                f"_r = {const(first)}(st, _e)",
-                "while _r >= 0:",
-                f"    _r = ({const(code.blocks)}[_r] or {const(self.block_of)}({code.index}, _r))(st, _e)",
-                f"if _r != {LEAF_DONE}: return {STACKED}",
-            ]
+            return [*lines, f"_e = {new}", *leaf_run(self.g, code, 0, "_e")]
 
         pos[0] = b.emit(op, span, TEST, src) + 1
 

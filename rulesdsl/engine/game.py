@@ -171,6 +171,10 @@ class Game:
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
         self.tails = True  # blocks write short tails in place (codegen.block_function)
+        # The name generated code reads a value by (the source compiler's), and this game's block
+        # maker as one bound method (so generated code names it once).
+        self.const: Callable[[object], str] | None = None
+        self.block_of = self.block
         # Per action: its code, its number of locals, the slot of its leading choose (or -1).
         self.action_entry: list[tuple[Code, int, int]] = []
         self.decision_slot: list[int] = []  # per decision: the local its chosen value goes into
