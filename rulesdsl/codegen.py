@@ -112,24 +112,10 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 
 
 # A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
-def _unwrapped(src: str) -> str:
-    """`src` without the parentheses around all of it, if any."""
-    while src.startswith("(") and src.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(src):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0 and i < len(src) - 1:
-                return src  # `(a) + (b)`: the first one closes before the end
-        src = src[1:-1]
-    return src
-
-
-_SUM_SHARES = re.compile(r"sum\(map\((_k\d+)\.__getitem__, (.+)\)\)\Z", re.S)
-_COUNT_SET = re.compile(r"len\((_k\d+)\.intersection\((.+)\)\)\Z", re.S)
 _LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
 _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
 _READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
+
 
 # A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
 _SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
@@ -426,15 +412,12 @@ class SourceCompiler:
             return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
-        if f == "sum" and isinstance(e.args[0], ast.Attr) and isinstance(e.args[0].obj, ast.Where) \
-                and self.type(e.args[0].obj) in (ZONE, "list[card]") and id(e.args[0]) not in self.hoisted:
+        if f == "sum":
             # `sum((S where C).x)` with C about the card alone: each card's share (x, or 0) in a
             # table made now, added up in C.
-            w = e.args[0].obj
-            shares = self.card_table(w, items, lambda c, keep: (v if keep and (v := self.c.g.attrs[e.args[0].name][c])
-                                                                is not None else 0))
-            if shares is not None and all(type(v) is int for v in shares):
-                return f"sum(map({self.const(shares)}.__getitem__, {self.src(w.seq, items)}))"
+            summed = self.shares(e, items)
+            if summed is not None:
+                return f"sum(map({self.const(tuple(summed[1]))}.__getitem__, {summed[0]}))"
         a = [self.src(x, items) for x in e.args]
         x = a[0]
         g = self.c.g
@@ -574,10 +557,10 @@ class SourceCompiler:
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
-        if op in ("+", "-"):
-            fused = self.fused_sum(a, b, op)
-            if fused is not None:
-                return fused
+        if op in ("+", "-") and id(e) not in self.hoisted:
+            fused = self.shares(e, items)
+            if fused is not None:  # (each side a pass over the same zone: one pass instead)
+                return f"sum(map({self.const(tuple(fused[1]))}.__getitem__, {fused[0]}))"
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         tested = re.fullmatch(r"\((.+) is not None\)", a) if op == "and" else None
@@ -585,27 +568,34 @@ class SourceCompiler:
             b = unguard(b, tested.group(1))
         return f"({a} {op} {b})"
 
-    def fused_sum(self, a: str, b: str, op: str) -> str | None:
-        """`sum((Z where A).x) + count(Z where B)`, each side a pass over the same zone in C: one
-        pass, over a table of each card's share in both (a zone holds a card once)."""
-        def shares(src: str) -> tuple[str, list[int]] | None:
-            m = _SUM_SHARES.fullmatch(src) or _COUNT_SET.fullmatch(src)
-            if m is None:
-                return None
-            table = self.names.get(m[1])
-            if isinstance(table, frozenset):
-                table = [1 if c in table else 0 for c in range(self.c.g.ncards)]
-            if not (isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards
-                    and all(type(v) is int for v in table)):
-                return None
-            return m[2], list(table)
-
-        left, right = shares(_unwrapped(a)), shares(_unwrapped(b))
-        if left is None or right is None or left[0] != right[0] or not pure(left[0]):
+    def shares(self, e: ast.Expr, items) -> tuple[str, list[int]] | None:
+        """(zone, each card's share) if `e` adds up cards of one zone by what each card is alone:
+        `sum((Z where C).x)` (x, or 0), `count(Z where C)` (1 or 0), and sums and differences of
+        them (`sum((Z where A).x) + count(Z where B)`: one table, one pass, where each term was a
+        pass); None for anything else."""
+        if id(e) in self.hoisted:
             return None
-        sign = 1 if op == "+" else -1
-        table = tuple(x + sign * y for x, y in zip(left[1], right[1], strict=True))
-        return f"sum(map({self.const(table)}.__getitem__, {left[0]}))"
+        if isinstance(e, ast.Binary) and e.op in ("+", "-"):
+            left, right = self.shares(e.left, items), self.shares(e.right, items)
+            if left is None or right is None or left[0] != right[0]:
+                return None
+            sign = 1 if e.op == "+" else -1
+            return left[0], [x + sign * y for x, y in zip(left[1], right[1], strict=True)]
+        if not (isinstance(e, ast.Call) and len(e.args) == 1 and self.c.p.refs.get(id(e)) is None
+                and id(e) not in self.joins):
+            return None
+        arg = e.args[0]
+        if e.func == "count" and isinstance(arg, ast.Where):
+            w, table = arg, self.card_table(arg, items, lambda c, keep: int(keep))
+        elif e.func == "sum" and isinstance(arg, ast.Attr) and isinstance(arg.obj, ast.Where) \
+                and self.type(arg.obj) in (ZONE, "list[card]") and id(arg) not in self.hoisted:
+            values = self.c.g.attrs[arg.name]
+            w, table = arg.obj, self.card_table(arg.obj, items, lambda c, keep: (values[c] or 0) if keep else 0)
+        else:
+            return None
+        if table is None or not all(type(v) is int for v in table):
+            return None
+        return self.src(w.seq, items), table
 
     def one_of(self, e: ast.Binary, items) -> str | None:
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
