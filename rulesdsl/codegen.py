@@ -680,17 +680,31 @@ class SourceCompiler:
 
     # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
-        var, seq, cond, hoisted = self.loop(e, items)
-        near = re.fullmatch(rf"\(\(st\.zones\[st\.loc\[{var}\]\]\.index\({var}\) \+ 1\) (<=|<) (\d+)\)", cond)
-        if near is not None and not hoisted and self.zone_spec(e.seq) is not None:
+        first = self.first_places(e)
+        if first is not None:
             # `Z where place(it) <= k`: the first k places of Z (a card's place is where it lies in
             # Z, empty places counted), one slice instead of a search for each card's place.
-            k = max(int(near[2]) - (near[1] == "<"), 0)
-            places = _grid_places(seq)  # a grid's places, empty ones too (they have their numbers)
-            return f"[{var} for {var} in {places}[:{k}] if {var} is not None]"
+            var = f"_i{self.c.p.slots[id(e)]}"
+            places = _grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
+            return f"[{var} for {var} in {places}[:{first}] if {var} is not None]"
+        var, seq, cond, hoisted = self.loop(e, items)
         if any(":=" in v for _, v in hoisted):
             return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
         return f"[{var} for {self.bind(hoisted)}{var} in {seq} if {cond}]"
+
+    def first_places(self, e: ast.Where) -> int | None:
+        """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
+        c = e.cond
+        if self.zone_spec(e.seq) is None or not (isinstance(c, ast.Binary) and c.op in ("<=", "<")):
+            return None
+        place, k = c.left, c.right
+        ref = self.c.p.refs.get(id(k)) if isinstance(k, ast.Name) else None
+        value = k.value if isinstance(k, ast.IntLit) else ref[1] if ref is not None and ref[0] == "const" else None
+        if not (isinstance(place, ast.Call) and place.func == "place" and len(place.args) == 1
+                and self.c.p.refs.get(id(place)) is None and isinstance(place.args[0], ast.Name) and type(value) is int
+                and self.c.p.refs.get(id(place.args[0])) == ("local", self.c.p.slots[id(e)])):
+            return None
+        return max(value - (c.op == "<"), 0)
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
