@@ -214,7 +214,7 @@ class SourceCompiler:
             "_LOCATED": LOCATED, "_bad_pick": bad_pick,
         }
         self.consts: dict[int, str] = {}
-        self.card_sets: dict[tuple[int, object], frozenset] = {}  # see card_set
+        self.tables: dict = {}  # see shared
 
     # -- entry
     def compile(self, e: ast.Expr) -> Callable:
@@ -803,19 +803,20 @@ class SourceCompiler:
         table, value = self.names[lookup.group(1)], lookup.group(3)
         if re.fullmatch(r"-?\d+|'[^'\\]*'", value) and isinstance(table, (list, tuple)) \
                 and len(table) == self.c.g.ncards:
-            cards = self.const(self.card_set(table, pyast.literal_eval(value)))
+            want = pyast.literal_eval(value)  # the cards whose entry is that value:
+            cards = self.const(self.shared(("cards", id(table), want),
+                                           lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
                     "count": f"len({cards}.intersection({seq}))"}[f]
         values = f"map({lookup.group(1)}.__getitem__, {seq})"
         return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
                 "count": f"list({values}).count({value})"}[f]
 
-    def card_set(self, table, value) -> frozenset:
-        """The cards whose entry in `table` (one per card) is `value`, made once per pair."""
-        key = (id(table), value)
-        if key not in self.card_sets:
-            self.card_sets[key] = frozenset(c for c, v in enumerate(table) if v == value)
-        return self.card_sets[key]
+    def shared(self, key, make):
+        """One object per key, so equal tables are one constant of the generated code."""
+        if key not in self.tables:
+            self.tables[key] = make()
+        return self.tables[key]
 
     def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.

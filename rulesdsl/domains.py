@@ -117,7 +117,6 @@ class DomainWriter:
         self.c = sc.c
         self.g = sc.c.g
         self.n = 0
-        self.tables: dict = {}  # see shared
         self.values: dict[str, list | None] = {}  # see card_values
 
     def fresh(self, stem: str) -> str:
@@ -414,7 +413,7 @@ class DomainWriter:
                 return "True"
             if not any(ok):
                 return "False"
-            return f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
+            return f"{self.sc.const(self.sc.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
         return self.in_set(eq, ok, var, pre)
 
     def or_test(self, t: pyast.expr, var: str, ready: set[str], pre: list[str]) -> str | None:
@@ -441,7 +440,7 @@ class DomainWriter:
             if all(ok):
                 return "True"
             if any(ok):
-                out.append(f"{self.sc.const(self.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]")
+                out.append(f"{self.sc.const(self.sc.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]")
         every = [True] * self.g.ncards
         return " or ".join(out + [self.in_set(side, every, var, pre) for side in eqs])
 
@@ -455,19 +454,13 @@ class DomainWriter:
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
             if passes:
                 sets.setdefault(k, []).append(c)
-        table = self.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
+        table = self.sc.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
                             lambda: {k: frozenset(v) for k, v in sets.items()})
-        empty = self.sc.const(self.shared(("empty",), frozenset))
+        empty = self.sc.const(self.sc.shared(("empty",), frozenset))
         name = self.fresh("s")
         # (a value that cannot be a key, a list, equals none of them)
         pre += [f"try: {name} = {self.sc.const(table)}.get({value}, {empty})", f"except TypeError: {name} = {empty}"]
         return f"{var} in {name}"
-
-    def shared(self, key, make):
-        """One object per key, so equal tables are one constant of the generated code."""
-        if key not in self.tables:
-            self.tables[key] = make()
-        return self.tables[key]
 
     def card_values(self, src: str, var: str) -> list | None:
         """The value of expression `src` for each card as `var` (SourceCompiler.card_values), when
@@ -527,9 +520,9 @@ class DomainWriter:
                 passing = self.card_table(test, key_var) if test else [True] * self.g.ncards
                 if keys is not None and passing is not None:
                     # One look-up per card: its key, or a mark that it does not count.
-                    out = self.shared(("mark",), object)
+                    out = self.sc.shared(("mark",), object)
                     table = tuple(v if ok else out for v, ok in zip(keys, passing, strict=True))
-                    t = self.sc.const(self.shared(("keys", _rename(key, key_var), _rename(test, key_var)),
+                    t = self.sc.const(self.sc.shared(("keys", _rename(key, key_var), _rename(test, key_var)),
                                                   lambda: table))
                     mark = self.sc.const(out)
                     return [f"{name} = {{}}"], (seq, key_var, [
@@ -629,7 +622,5 @@ def _bool_terms(node: pyast.expr, op: type, out: list[pyast.expr]) -> None:
         out.append(node)
 
 
-# Python expressions that read values and fail on nothing but a value (no call, no attribute, no
-# name set): worked out for every card when they read the card's tables alone.
 def _rename(src: str, var: str) -> str:
     return re.sub(rf"\b{var}\b", "@", src)
