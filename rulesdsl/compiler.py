@@ -808,8 +808,9 @@ class Compiler:
 
         def source() -> list[str]:
             a, d = self.zone_src(s.source), self.zone_src(s.to)
+            seen = a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC  # (from a public zone: see _arrive_src)
             if a.isdigit() and d.isdigit() and a != d and not grid[int(a)] and not grid[int(d)]:
-                return self._logged(op, self._spill_src(a, d, self.g.zone_vis[int(a)] == PUBLIC))
+                return self._logged(op, self._spill_src(a, d, seen))
             # A zone worked out as the game goes (`eater.hand`): the common case, two piles or
             # hands without a log, written out; the rest in `move`.
             table = self.source.const(grid)
@@ -825,8 +826,7 @@ class Compiler:
             if not fast or (a.isdigit() and d.isdigit() and a == d):
                 return lines + [call]
             return lines + [f"if _z != _d and {' and '.join(fast)}:",
-                            *(f"    {line}" for line in self._spill_src(
-                                "_z", d if d.isdigit() else "_d", a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC)),
+                            *(f"    {line}" for line in self._spill_src("_z", d if d.isdigit() else "_d", seen)),
                             f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
@@ -974,7 +974,7 @@ class Compiler:
                 st.event(0, f"revealed in {where}: {{}}", tuple(shown))
 
         def reveal_src() -> list[str]:
-            spec = self.source.zone_spec(s.what) if self.type(s.what) != CARD else None
+            spec = self.source.zone_spec(s.what)  # (None for a card or a list)
             if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
                 return self._logged(op, ["pass"])  # a public zone's cards are known to all already
             return self._logged(op, self._each_card_src(s.what, what, f"= {g.all_mask}"))
