@@ -1892,7 +1892,7 @@ class Compiler:
         def walk(node) -> set[int]:
             """What node depends on: the item, inner binders it reads outside their own `where`
             (an inner `where` as a whole does not depend on its own binder: `min((players where
-            it != caller).score)` is the same for every item), or chance (-1). Empty: invariant."""
+            it != me).score)` is the same for every item), or chance (-1). Empty: invariant."""
             kids = list(_children(node))
             deps = [walk(k) for k in kids]
             ref = self.p.refs.get(id(node)) if isinstance(node, ast.Name) else None
