@@ -1242,32 +1242,21 @@ def _answered(game, code_id: int, lines: list[str], owners: list[int], pc: int,
             if pos is not None and (pos[2] or after == ind + ret):
                 slot = game.decision_slot[int(m[2])] if int(m[2]) else -1
                 ask = f"{line.strip()}; st.stack[-1][1] = {pos[1]}"
-                body = [
-                    f"{ind}if st.pick is not None and st.moves != st.stop:",
-                    f"{ind}    st.chooser = {m[3]}",
-                    f"{ind}    try: _i = st.pick(len(_v))",
-                    f"{ind}    except BaseException:",
-                    f"{ind}        {ask}",
-                    f"{ind}        raise",
-                    f"{ind}    if 0 <= _i < len(_v):",
-                ]
                 taken = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", f"return {pos[1]}"] \
                     if int(m[2]) else _entered(game, int(pos[1]))
                 taken_own = [owner] * len(taken)
                 tail = _goes_on(game, code_id, int(pos[1]), pc, depth)
                 if tail is not None:  # `return pos[1]` replaced by the code from there
-                    at = [j for j, x in enumerate(taken) if x.strip() == f"return {pos[1]}"]
-                    for j in reversed(at):
+                    for j in reversed([j for j, x in enumerate(taken) if x.strip() == f"return {pos[1]}"]):
                         lead = taken[j][: len(taken[j]) - len(taken[j].lstrip())]
                         taken[j:j + 1] = [lead + x for x in tail[0]]
                         taken_own[j:j + 1] = tail[1]
-                body_own = [owner] * len(body) + taken_own
-                body += [f"{ind}        {x}" for x in taken]
+                head = [f"{ind}if st.pick is not None and st.moves != st.stop:", f"{ind}    st.chooser = {m[3]}",
+                        f"{ind}    try: _i = st.pick(len(_v))", f"{ind}    except BaseException:",
+                        f"{ind}        {ask}", f"{ind}        raise", f"{ind}    if 0 <= _i < len(_v):"]
                 rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", ind + ret]
-                body += rest
-                body_own += [owner] * len(rest)
-                out += body
-                own += body_own
+                out += [*head, *(f"{ind}        {x}" for x in taken), *rest]
+                own += [owner] * len(head) + taken_own + [owner] * len(rest)
                 i += 2 if pos[2] else 3
                 continue
         out.append(line)
