@@ -222,12 +222,7 @@ def simulate_game(seed: int, players: int = 4,
                     break
                 plate_to_discard()
                 last = begin_plate(me)
-            elif kind == SERVE:
-                hand.remove(v)
-                plate.append(v)
-                loc[v] = PLATE
-                known[v] = everyone
-            elif kind == PLAY:
+            elif kind != SKIP:  # serve or play a card (`to_plate` written out: the common move)
                 hand.remove(v)
                 plate.append(v)
                 loc[v] = PLATE
@@ -242,10 +237,8 @@ def simulate_game(seed: int, players: int = 4,
                     for c in hand:
                         if FACE[c] == v:
                             break
-                    if second:
-                        to_plate(hand, c)
-                    else:
-                        to_plate(hand, c)
+                    to_plate(hand, c)
+                    if not second:
                         plate_to_discard()
         plate_to_discard()
         if tokens[loser] >= base.TOKENS_TO_LOSE:
