@@ -16,6 +16,14 @@ it (`known`, one bit per seat) kept up to date on every move, a shuffle that mak
 unknown to all, a hand's cards walked one by one to list the turn's options (counts and the best
 known card of each face), a card found in a hand to be moved, the plate's current number and sum
 read from the plate when they are needed.
+
+It also runs a second time with one change to the data model (`counted=True`): each hand keeps,
+beside its cards, how many it holds of each face, updated when a card comes or goes. The turn's
+options are then read from the counts, face by face, and the card that stands for a face is
+looked for in the hand only once that option is picked. The options are the same, in the same
+order (faces in the order the cards are declared, as the baseline and this model list them; the
+engine lists them in the order of the hand). The difference between the two speeds is what that
+data-model change could give (see bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -42,10 +50,11 @@ DRAW, PLATE, DISCARD, SICK, BOX, HAND = range(6)  # zones; HAND + p is seat p's 
 EAT, SERVE, PLAY, SKIP = range(4)  # the turn's options: (EAT, None), (SERVE, card), (PLAY, card), (SKIP, number)
 
 
-def simulate_game(seed: int, players: int = 4,
-                  rng: random.Random | None = None) -> tuple[int, int, int, list[int], list[int]]:
+def simulate_game(seed: int, players: int = 4, rng: random.Random | None = None,
+                  counted: bool = False) -> tuple[int, int, int, list[int], list[int]]:
     """One game of random play, as baseline_tempurra.simulate_game: (moves, turns, rounds, winners,
-    tokens per seat)."""
+    tokens per seat). `counted`: each hand also keeps how many cards of each face it holds, and
+    the options are read from those counts (a face's card is looked for only once it is picked)."""
     n = players
     if rng is None:
         rng = random.Random(seed)
@@ -61,10 +70,13 @@ def simulate_game(seed: int, players: int = 4,
         loc[c] = BOX
     shuffle(draw)
     hands: list[list[int]] = [[] for _ in range(n)]
+    held = [[0] * (INDIGESTION + 1) for _ in range(n)]  # with `counted`: per hand, cards per face
     for _ in range(base.HAND_SIZE):
         for p in range(n):
             c = draw.pop()
             hands[p].append(c)
+            if counted:
+                held[p][FACE[c]] += 1
             loc[c] = HAND + p
             known[c] |= 1 << p
     c = box.pop()
@@ -111,14 +123,31 @@ def simulate_game(seed: int, players: int = 4,
                 sick_now = True
             else:
                 hand.append(c)
+                if counted:
+                    held[eater][FACE[c]] += 1
                 loc[c] = where
         if sick_now:
             tokens[eater] += 1
             loser = eater
         return sick_now
 
+    def face_card(hand: list[int], f: int) -> int:
+        """The card of face `f` that stands for it: the first, unless a later one more seats know."""
+        best = -1
+        for c in hand:
+            if FACE[c] == f:
+                if best < 0:
+                    best = c
+                else:
+                    k, b = known[c], known[best]
+                    if k != b and k.bit_count() > b.bit_count():
+                        best = c
+        return best
+
     def to_plate(hand: list[int], c: int) -> None:
         hand.remove(c)
+        if counted:
+            held[loc[c] - HAND][FACE[c]] -= 1
         plate.append(c)
         loc[c] = PLATE
         known[c] = everyone
@@ -136,7 +165,8 @@ def simulate_game(seed: int, players: int = 4,
         while True:
             for k in range(n):
                 holder = (duty + direction * k) % n
-                if any(map(IS_DISH.__getitem__, hands[holder])):
+                if any(held[holder][d] for d in DISHES) if counted else \
+                        any(map(IS_DISH.__getitem__, hands[holder])):
                     break
             else:
                 if eat_cards(duty, base.EMPTY_HAND_DRAW):
@@ -144,6 +174,11 @@ def simulate_game(seed: int, players: int = 4,
                 continue
             break
         hand = hands[holder]
+        if counted:
+            faces = [d for d in DISHES if held[holder][d]]
+            moves += 1
+            to_plate(hand, face_card(hand, faces[pick(len(faces))]))
+            return holder
         best: dict[int, int] = {}  # a face's card that the most seats know
         for c in hand:
             if IS_DISH[c]:
@@ -194,29 +229,46 @@ def simulate_game(seed: int, players: int = 4,
                 if IS_DISH[c]:
                     number = FACE[c]
                     break
-            best = {}
-            count: dict[int, int] = {}
-            for c in hand:
-                f = FACE[c]
-                if f in count:
-                    count[f] += 1
-                    k, b = known[c], known[best[f]]
-                    if k != b and k.bit_count() > b.bit_count():
+            if counted:  # the options from the hand's counts, in the same order
+                counts = held[me]
+                options = [(EAT, None)]
+                if counts[number]:
+                    options.append((SERVE, number))
+                for a in ACTIONS:
+                    if counts[a]:
+                        options.append((PLAY, a))
+                for d in DISHES:
+                    if counts[d] >= 2:
+                        options.append((SKIP, d))
+                moves += 1
+                kind, v = options[pick(len(options))]
+                if kind in (SERVE, PLAY):
+                    counts[v] -= 1
+                    v = face_card(hand, v)
+            else:
+                best = {}
+                count: dict[int, int] = {}
+                for c in hand:
+                    f = FACE[c]
+                    if f in count:
+                        count[f] += 1
+                        k, b = known[c], known[best[f]]
+                        if k != b and k.bit_count() > b.bit_count():
+                            best[f] = c
+                    else:
+                        count[f] = 1
                         best[f] = c
-                else:
-                    count[f] = 1
-                    best[f] = c
-            options: list[tuple[int, int | None]] = [(EAT, None)]
-            if number in best:
-                options.append((SERVE, best[number]))
-            for a in ACTIONS:
-                if a in best:
-                    options.append((PLAY, best[a]))
-            for d in DISHES:
-                if count.get(d, 0) >= 2:
-                    options.append((SKIP, d))
-            moves += 1
-            kind, v = options[pick(len(options))]
+                options: list[tuple[int, int | None]] = [(EAT, None)]
+                if number in best:
+                    options.append((SERVE, best[number]))
+                for a in ACTIONS:
+                    if a in best:
+                        options.append((PLAY, best[a]))
+                for d in DISHES:
+                    if count.get(d, 0) >= 2:
+                        options.append((SKIP, d))
+                moves += 1
+                kind, v = options[pick(len(options))]
             if kind == EAT:
                 if eat_cards(me, sum(map(VALUE.__getitem__, plate))):
                     break
@@ -256,22 +308,26 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats must be at least 1")
     seeds = range(args.games)
-    best = {"model": float("inf"), "baseline": float("inf")}
+    sides = {"model": simulate_game, "counted": lambda seed, players: simulate_game(seed, players, counted=True),
+             "baseline": base.simulate_game}
+    best = dict.fromkeys(sides, float("inf"))
     moves = {}
     for _ in range(args.repeats):
-        for name, play in (("model", simulate_game), ("baseline", base.simulate_game)):
+        for name, play in sides.items():
             t = time.process_time()
             moves[name] = sum(play(s, 4)[0] for s in seeds)
             best[name] = min(best[name], time.process_time() - t)
-    if moves["model"] != moves["baseline"]:
-        raise SystemExit(f"the model played {moves['model']} moves, the baseline {moves['baseline']}: "
-                         "not the same games")
+    for name in ("model", "counted"):
+        if moves[name] != moves["baseline"]:
+            raise SystemExit(f"the {name} model played {moves[name]} moves, the baseline {moves['baseline']}: "
+                             "not the same games")
     speed = {name: moves[name] / best[name] for name in best}
     print(f"Tempurra, 4 players, {args.games} games, best of {args.repeats} (CPU time):")
-    print(f"  the engine's data model by hand: {speed['model']:,.0f} moves/s")
-    print(f"  the baseline:                    {speed['baseline']:,.0f} moves/s")
-    print(f"  ratio: {speed['model'] / speed['baseline']:.2f}")
-
+    print(f"  the engine's data model by hand:          {speed['model']:,.0f} moves/s, "
+          f"ratio {speed['model'] / speed['baseline']:.2f}")
+    print(f"  the same with cards counted by face:      {speed['counted']:,.0f} moves/s, "
+          f"ratio {speed['counted'] / speed['baseline']:.2f}")
+    print(f"  the baseline:                             {speed['baseline']:,.0f} moves/s")
 
 if __name__ == "__main__":
     main()

@@ -41,13 +41,16 @@ def test_tempurra_on_the_engines_data_model_plays_the_baselines_very_games(playe
     # something only if it plays the same games: every result equal, seed by seed.
     model, baseline = bench_module("model_tempurra"), bench_module("baseline_tempurra")
     for seed in range(60):
-        assert model.simulate_game(seed, players) == baseline.simulate_game(seed, players)
+        played = baseline.simulate_game(seed, players)
+        assert model.simulate_game(seed, players) == played
+        assert model.simulate_game(seed, players, counted=True) == played  # hands counted by face
 
 
 def test_the_data_model_bench_runs_and_refuses_bad_arguments(capsys):
     model = bench_module("model_tempurra")
     model.main(["--games", "3", "--repeats", "1"])
-    assert "ratio:" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "counted by face" in out and out.count("ratio") == 2
     with pytest.raises(SystemExit):
         model.main(["--games", "0"])
 
