@@ -403,9 +403,7 @@ class SourceCompiler:
             if inlined is not None:
                 return inlined
             body = self.const(self.c._define_body(e.func))
-            pad = info.nlocals - len(args)
-            env = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
-            return f"{body}(st, {env})"
+            return f"{body}(st, {env_list(args, info.nlocals)})"
         f = e.func
         join = self.joins.get(id(e))
         if join is not None:
@@ -1297,6 +1295,15 @@ def _looped(lines: list[str], owners: list[int], pc: int) -> tuple[list[str], li
     return ["while True:"] + ["    " + line for line in out], [owners[0], *owners]
 
 
+def env_list(items: list[str], size: int) -> str:
+    """Python making a new env of `size` slots, `items` first: one list display, a short padding
+    written out (`[a] + [None] * k` builds three lists, and costs a call's worth of time)."""
+    pad = size - len(items)
+    if pad <= 12:
+        return "[" + ", ".join([*items, *["None"] * pad]) + "]"
+    return "[" + ", ".join(items) + f"] + [None] * {pad}" if items else f"[None] * {size}"
+
+
 def leaf_run(game, code, pc: int, env: str) -> list[str]:
     """`run_leaf(st, code, env, pc)` written out: the leaf's block at pc called directly, the
     blocks it jumps to by a loop; STACKED returned if an `end` in it moved the frames."""
@@ -1318,11 +1325,8 @@ def _entered(game, end: int) -> list[str]:
     out = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
     for a, (code, nlocals, slot) in enumerate(game.action_entry):
         pc = 1 if slot >= 0 else 0
-        env = f"[None] * {nlocals}" if nlocals else "[]"
-        put = [f"    _e[{slot}] = _x"] if slot >= 0 else []
         out.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-        out.append(f"    _e = {env}")
-        out += put
+        out.append(f"    _e = {env_list(['None'] * slot + ['_x'] if slot >= 0 else [], nlocals)}")
         if code.leaf:
             out += [f"    {line}" for line in leaf_run(game, code, pc, "_e")] + [f"    return {end}"]
         else:

@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler, _grid_places, leaf_lines, leaf_run, unguard
+from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_lines, leaf_run, unguard
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -312,7 +312,7 @@ class Compiler:
                     self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
                     return
                 b.emit(call(code_id), None, CONTROL,
-                       lambda: [f"st.stack.append([{code_id}, 0, [None] * {nlocals}])", f"return {RELOAD}"])
+                       lambda: [f"st.stack.append([{code_id}, 0, {env_list([], nlocals)}])", f"return {RELOAD}"])
 
         labels: dict[str, int] = {}
         maybe("setup")
@@ -480,7 +480,7 @@ class Compiler:
                     else:
                         body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
             if any("env" in line for line in body):
-                lines.append(f"    env = [None] * {a.nlocals}")
+                lines.append(f"    env = {env_list([], a.nlocals)}")
             lines.extend("    " + line for line in body)
         lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
@@ -529,7 +529,7 @@ class Compiler:
                 for seat in range(n):
                     for k, (order, info, f) in enumerate(fns):
                         neg = "" if order == "lowest" else "-"
-                        lines += [f"env = [None] * {info.nlocals}", f"env[{info.it_slot}] = {seat}",
+                        lines += [f"env = {env_list([], info.nlocals)}", f"env[{info.it_slot}] = {seat}",
                                   f"_v = {inline(f)}",
                                   f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
                     parts = [f"_a{seat}_{k}" for k in range(len(fns))]
@@ -537,7 +537,7 @@ class Compiler:
                 ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
                 lines.append(f"ranking = [{', '.join(ranks)}]")
             if p.winners is not None:
-                lines += [f"env = [None] * {p.winners.nlocals}", f"_s = set({inline(self.expr(p.winners.expr))})",
+                lines += [f"env = {env_list([], p.winners.nlocals)}", f"_s = set({inline(self.expr(p.winners.expr))})",
                           "_s.discard(None)", "winners = sorted(_s)"]
                 if not keys:
                     lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
@@ -591,7 +591,7 @@ class Compiler:
         src = getattr(f, "src", None)
         if src is not None and "env" not in src:
             return f"({src})"  # it uses no locals: the block's own are as good
-        return f"{self.source.const(f)}(st, [None] * {info.nlocals})"
+        return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 
     def cond_fn(self, info) -> Callable[[State], object]:
         f = self.expr(info.expr)
@@ -652,9 +652,7 @@ class Compiler:
             return run_leaf(st, code, new)
 
         def src() -> list[str]:
-            new = "[" + ", ".join(self.source.inline(a) for a in args) + "]"
-            if nlocals > k:
-                new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
+            new = env_list([self.source.inline(a) for a in args], nlocals)
             lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
             if self.g.tails:
                 inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
@@ -1345,9 +1343,7 @@ class Compiler:
             return RELOAD
 
         def src() -> list[str]:
-            new = "[" + ", ".join(self.source.inline(a) for a in args) + "]"
-            if nlocals > k:
-                new = f"{new} + [None] * {nlocals - k}" if k else f"[None] * {nlocals}"
+            new = env_list([self.source.inline(a) for a in args], nlocals)
             return [f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
 
         b.emit(op, s.span, CONTROL, src)
