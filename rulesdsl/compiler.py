@@ -86,6 +86,7 @@ class Compiler:
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
+        self.stmt_ops: dict[int, tuple[Code, int, int]] = {}  # a statement's code and its ops' range
         self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
@@ -156,6 +157,8 @@ class Compiler:
         g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
         g.namespace = self.source.names
+        if self.codegen and self.shortcuts:  # (the others are the slow ways, kept to test against)
+            g.make_straight = lambda: self
         g.const = self.source.const
         for code in g.codes:
             code.blocks = [None] * len(code.ops)
@@ -663,7 +666,9 @@ class Compiler:
         pos[0] = b.emit(op, span, TEST, src) + 1
 
     def stmt(self, s: ast.Stmt, b: _Builder) -> None:
+        start = b.pc
         getattr(self, "s_" + type(s).__name__)(s, b)
+        self.stmt_ops[id(s)] = (b.code, start, b.pc)  # its ops, for the straight writer (straight.py)
 
     def block(self, body, b: _Builder) -> None:
         for s in body:

@@ -168,6 +168,10 @@ class Game:
         # object, (code id, the op of each source line), to locate a runtime error.
         self.namespace: dict[str, object] = {}
         self.turn_options_fn: Callable[[State], list] | None = None
+        # Playouts to the end compiled straight (straight.py): made the first time one runs; False
+        # if the rules cannot run that way. `make_straight` gives what the writer needs.
+        self.straight: Callable | bool | None = None
+        self.make_straight: Callable | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
         self.tails = True  # blocks write short tails in place (codegen.block_function)

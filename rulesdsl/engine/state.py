@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from ..errors import IllegalMove, RulesRuntimeError
 from .rng import GOLDEN, MASK, next64, seed_state
 
+_FAILED = object()  # recorded by a straight run where its pick raised (see State._straight)
+
 _PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
 _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
 _packs: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
@@ -198,13 +200,53 @@ class State:
             # The machine's loop answers with `self.pick` where it stops at a decision, and so does
             # a block that asks one (see codegen._answered).
             self.pick = pick if forced else (lambda n: pick(n) if n > 1 else 0)
-            self.stop = stop
+            straight = _straight_of(self.game) if stop < 0 else None
             try:
-                self._advance(self._picked())
+                if straight is None:
+                    self.stop = stop
+                    self._advance(self._picked())
+                else:
+                    # The machine up to a turn's decision, a decision at a time; straight from there.
+                    while not self.over and self.pending != 0:
+                        self.stop = self.moves + 1
+                        self._advance(self._picked())
+                    self.stop = -1
+                    if not self.over:
+                        self._straight(straight)
             finally:
                 self.pick = None
                 self.stop = -1
         return self.moves - start
+
+    def _straight(self, run: Callable) -> None:
+        """Play to the end with the rules compiled straight (straight.py) from a turn's decision.
+        If the run stops on anything out of the ordinary, the state goes back to where it began
+        and the machine plays the same game again with the picks the run was given, so the end
+        (a state, an error and its line) is the machine's own."""
+        snap, budget = self.clone(), self.budget
+        picks: list = []
+        try:
+            run(self, picks.append)
+            return
+        except BaseException as e:  # (given back below, where the machine meets it)
+            failure = e
+        for name in _RESTORED:
+            setattr(self, name, getattr(snap, name))
+        self.budget = budget
+        given = iter(picks)
+        pick = self.pick
+
+        def replay(n: int) -> int:
+            for i in given:
+                if i is _FAILED:
+                    raise failure
+                return i
+            if not isinstance(failure, Exception):  # an interrupt: where the picks ran out
+                raise failure
+            return pick(n)
+
+        self.pick = replay
+        self._advance(self._picked())
 
     def _picked(self) -> int:
         """The playout's pick among the pending decision's options, checked."""
@@ -779,6 +821,22 @@ class State:
 
 # The errors of running rules the machine locates in the rules file (a none where a card or a
 # player must be, a division by zero, an error of a rule's own).
+
+
+# What a straight run's failure puts back from the copy taken where it began (not the game, the
+# playout's pick and stop, and the step budget, which a copy does not keep).
+_RESTORED = tuple(n for n in State.__slots__ if n not in ("game", "pick", "stop", "budget"))
+
+
+def _straight_of(game: Game) -> Callable | None:
+    """The game's straight playout, made the first time (straight.py); None if it has none."""
+    fn = game.straight
+    if fn is None:
+        from ..straight import straight_playout
+
+        return straight_playout(game)
+    return fn or None
+
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
 
 

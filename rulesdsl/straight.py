@@ -1,0 +1,293 @@
+"""Playouts compiled straight: the rules as plain Python functions for a playout that runs to the end.
+
+The machine (State._advance) runs a game as frames of op positions, so that a state can stop at
+any decision and be saved, copied or resumed. A playout that runs to the end with a pick for every
+decision needs none of that: here each procedure, action and hook is one Python function with
+Python control flow (`if`, `while`, `for`), a call is a call, a `choose` asks the pick in place, an
+`end` is an exception, and the game's rounds and turns are one loop. The statements themselves are
+the ones the machine's generated blocks run (each op's own source), so both ways change a state
+alike; a test plays every game both ways and compares the states.
+
+The straight run is only a faster way to the same end: it takes over at a turn's decision (the
+machine plays up to there), and anything out of the ordinary (a pick that fails or gives a bad
+index, a rules error, a loop without decisions) stops it. The state then goes back to where the
+straight run began and the machine plays the same game again from there, with the picks the
+straight run recorded, so what the caller sees (the state, the error and its line) is the
+machine's own. Games whose rules hold something this writer does not know run on the machine.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .codegen import NoSource, env_list
+from .engine.state import _FAILED, PLAIN
+
+class Bail(Exception):
+    """The straight run stops; the machine plays the game again from where it began."""
+
+
+class End(Exception):
+    """`end turn`, `end round` or `end game` in a straight run: the game's loop catches it."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+class NoStraight(Exception):
+    """The rules hold something the straight writer does not write: the machine runs them."""
+
+
+_SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
+           ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
+
+
+class StraightWriter:
+    """Writes the straight functions of a compiled game (see the module's docstring)."""
+
+    def __init__(self, compiler) -> None:
+        self.c = compiler
+        self.g = compiler.g
+        self.p = compiler.p
+        self.funcs: dict[int, str] = {}  # code index -> its function's name
+
+    # ------------------------------------------------------------ the whole game
+    def write(self) -> str:
+        g, p = self.g, self.p
+        out: list[str] = []
+        for code_id in self.c.proc_codes.values():
+            self.funcs[code_id] = f"_sp_{code_id}"
+        hooks = {}
+        for when in p.hooks:
+            code_id = next(i for i, code in enumerate(g.codes) if code.name == when)
+            hooks[when] = code_id
+            self.funcs[code_id] = f"_sp_{code_id}"
+        for a in g.actions:
+            self.funcs[a.code] = f"_sp_{a.code}"
+        for name, code_id in self.c.proc_codes.items():
+            out += self.unit(code_id, p.procedures[name].body, "procedure")
+        for when, code_id in hooks.items():
+            out += self.unit(code_id, p.hooks[when].body, when)
+        for a, info in zip(g.actions, p.actions, strict=True):
+            body = info.body[1:] if a.lead is not None else info.body
+            out += self.unit(a.code, body, "action")
+        out += self.main(hooks)
+        return "\n".join(out) + "\n"
+
+    def unit(self, code_id: int, body, unit: str) -> list[str]:
+        self.unit_name = unit
+        lines = self.body(body, "    ")
+        return [f"def {self.funcs[code_id]}(st, rec, env):", *(lines or ["    pass"]), ""]
+
+    def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
+        return [f"{ind}{self.funcs[code_id]}(st, rec, {env_list(args, self.g.codes[code_id].nlocals)})"]
+
+    # ------------------------------------------------------------ statements
+    def body(self, stmts, ind: str) -> list[str]:
+        out: list[str] = []
+        for s in stmts:
+            out += self.stmt(s, ind)
+        return out
+
+    def cond(self, e: ast.Expr) -> str:
+        return self.c.source.inline(self.c.expr(e))
+
+    def ops(self, s: ast.Stmt) -> tuple[object, int, int]:
+        return self.c.stmt_ops[id(s)]
+
+    def plain(self, code, k: int) -> list[str]:
+        """The source of op k, a PLAIN op (the machine's own block lines for it)."""
+        if code.kinds[k] != PLAIN:
+            raise NoStraight(f"op {k} of {code.name} is not plain")
+        make = code.srcs[k]
+        if make is None:
+            name = f"_op{code.index}_{k}"
+            self.g.namespace[name] = code.ops[k]
+            return [f"{name}(st, env)"]
+        lines = _unlogged(make())
+        if any("return" in line or "@NEXT@" in line for line in lines):
+            raise NoStraight(f"op {k} of {code.name} returns")
+        return lines
+
+    def stmt(self, s: ast.Stmt, ind: str) -> list[str]:
+        if isinstance(s, _SIMPLE):
+            code, start, end = self.ops(s)
+            return [ind + line for k in range(start, end) for line in self.plain(code, k)]
+        if isinstance(s, ast.If):
+            out = []
+            for i, (cond, body) in enumerate(s.branches):
+                out.append(f"{ind}{'if' if i == 0 else 'elif'} {self.cond(cond)}:")
+                out += self.body(body, ind + "    ") or [ind + "    pass"]
+            if s.orelse is not None:
+                out.append(f"{ind}else:")
+                out += self.body(s.orelse, ind + "    ") or [ind + "    pass"]
+            return out
+        if isinstance(s, ast.While):
+            return [f"{ind}while {self.cond(s.cond)}:", *self.body(s.body, ind + "    "),
+                    f"{ind}    st.budget -= 1", f"{ind}    if st.budget < 0: st.tick()"]
+        if isinstance(s, ast.ForEach):
+            # (The machine also keeps the position in a slot of its own: only its steps read it.)
+            var_slot, list_slot, _ = self.p.slots[id(s)]
+            code, start, _ = self.ops(s)
+            return [*(ind + line for line in self.plain(code, start)), f"{ind}for env[{var_slot}] in env[{list_slot}]:",
+                    *(self.body(s.body, ind + "    ") or [ind + "    pass"])]
+        if isinstance(s, ast.Repeat):
+            slot = self.p.slots[id(s)]
+            code, start, _ = self.ops(s)
+            return [*(ind + line for line in self.plain(code, start)),
+                    f"{ind}while env[{slot}] > 0:", f"{ind}    env[{slot}] -= 1", *self.body(s.body, ind + "    ")]
+        if isinstance(s, ast.Break):
+            return [f"{ind}break"]
+        if isinstance(s, ast.Return):
+            return [f"{ind}return"]
+        if isinstance(s, ast.CallStmt):
+            return self.call(self.c.proc_codes[s.func], [self.c.source.inline(self.c.expr(a)) for a in s.args], ind)
+        if isinstance(s, ast.End):
+            if self.unit_name == "game end" or (self.unit_name == "round end" and s.what != "game"):
+                return [f"{ind}return"]
+            # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
+            return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
+        if isinstance(s, ast.Choose):
+            return self.choose(s, ind)
+        raise NoStraight(type(s).__name__)
+
+    def choose(self, s: ast.Choose, ind: str) -> list[str]:
+        code, start, _ = self.ops(s)
+        slot = self.p.slots[id(s)]
+        make = code.srcs[start]
+        if make is None:
+            raise NoStraight("a choose without source")
+        lines = make()
+        ask = f"if not _v: env[{slot}] = None; return @NEXT@"
+        if len(lines) < 3 or lines[-3] != ask or any("return" in line for line in lines[:-3]):
+            raise NoStraight("a choose of another shape")
+        return [*(ind + line for line in lines[:-3]),
+                f"{ind}if not _v: env[{slot}] = None",
+                f"{ind}else:",
+                f"{ind}    st.chooser = _p",
+                f"{ind}    try: _i = st.pick(len(_v))",
+                f"{ind}    except BaseException: rec(_FAILED); raise",
+                f"{ind}    rec(_i)",
+                f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
+                f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
+
+    # ------------------------------------------------------------ rounds and turns
+    def main(self, hooks: dict[str, int]) -> list[str]:
+        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
+        c, g, p = self.c, self.g, self.p
+        n = c.n
+
+        def hook(when: str, ind: str) -> list[str]:
+            return self.call(hooks[when], [], ind) if when in hooks else []
+
+        options = c.turn_option_lines
+        if not options or any("return" in line for line in options[1:-1]):
+            raise NoStraight("turn options that return early")
+        enter = []
+        for a, (code, nlocals, slot) in enumerate(g.action_entry):
+            enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
+            enter.append(f"    {self.funcs[code.index]}(st, rec, "
+                         f"{env_list(['None'] * slot + ['_x'] if slot >= 0 else [], nlocals)})")
+        main = g.codes[0]
+        finish = main.srcs[-1]()
+        if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
+            raise NoStraight("a game's end of another shape")
+        finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.ops)}", "return"]
+        game_ends = [c.fresh(info) for info in p.game_ends]
+        round_ends = [c.fresh(info) for info in p.round_ends]
+        def ended(when: str, ind: str, turn_only: bool = True) -> list[str]:
+            """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
+            machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
+            In `round end` and `game end` an `end` is the hook's return: one from a procedure they
+            call takes the machine's stranger ways, so the machine plays it (a bail)."""
+            if when not in hooks:
+                return []
+            catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
+                else (f"{ind}except _End:", f"{ind}    raise _Bail")
+            return [f"{ind}try:", *hook(when, ind + "    "), *catch]
+
+        checks = [*(f"                if {e}:\n                    what = 'game'; break" for e in game_ends),
+                  *(f"                if {e}:\n                    what = 'round'; break" for e in round_ends)]
+        lines = [
+            "def _sp_main(st, rec):",
+            "    env = []",
+            "    resumed = True",  # the straight run begins at a turn's decision
+            "    while True:",  # a round
+            "        try:",
+            "            if not resumed:",
+            "                st.budget -= 1",
+            "                if st.budget < 0: st.tick()",
+            "                st.round += 1",
+            *ended("round start", "                "),
+            "            while True:",  # a turn
+            "                try:",  # `end turn` in the turn's start or its action: to the turn's end
+            "                    if resumed:",
+            "                        resumed = False",
+            "                    else:",
+            "                        st.budget -= 1",
+            "                        if st.budget < 0: st.tick()",
+            "                        if st.next_player >= 0: _w = st.next_player",
+            f"                        elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
+            "                        elif st.turn == 0: _w = st.current",
+            f"                        else: _w = (st.current + st.direction) % {n}",
+            "                        st.next_player = st.continue_from = -1",
+            "                        st.current = _w",
+            "                        st.turn += 1",
+            *hook("turn start", "                        "),
+            *("                    " + line[4:] for line in options[1:-1]),
+            "                    _v = opts",
+            "                    if _v:",
+            "                        st.chooser = st.current",
+            "                        try: _i = st.pick(len(_v))",
+            "                        except BaseException: rec(_FAILED); raise",
+            "                        rec(_i)",
+            "                        if not 0 <= _i < len(_v): raise _Bail",
+            "                        st.moves += 1; st.budget = st.step_limit",
+            "                        _a, _x = _v[_i]",
+            *("                        " + line for line in enter),
+            "                except _End as e:",
+            "                    if e.what != 'turn': raise",
+            *ended("turn end", "                "),
+            *checks,
+            "        except _End as e:",
+            "            what = e.what",
+            "        if what == 'round':",
+            *ended("round end", "            ", False),
+            *(f"            if {e}:\n                what = 'over'" for e in game_ends),
+            "            if what == 'round':",
+            "                continue",
+            "        if what == 'game':",  # the round ends with the game: `round end` first
+            *(ended("round end", "            ", False) or ["            pass"]),
+            *ended("game end", "        ", False),
+            *("        " + line for line in _unlogged(finish)),
+            "",
+        ]
+        return lines
+
+
+def _unlogged(lines: list[str]) -> list[str]:
+    """An op's lines for a run without a log: of `if st.log is not None: A else: B` (as
+    Compiler._logged writes a statement that logs), B alone; a line that only logs, nothing."""
+    if len(lines) >= 3 and lines[0] == "if st.log is not None:":
+        at = next((i for i, line in enumerate(lines) if line == "else:"), None)
+        if at is not None and all(line.startswith("    ") for line in lines[1:at] + lines[at + 1:]):
+            lines = [line[4:] for line in lines[at + 1:]]
+    return [line for line in lines if not line.startswith("if st.log is not None: ") and line != "pass"]
+
+
+def straight_playout(game):
+    """The game's straight playout function (st, rec), or None if its rules cannot run straight."""
+    fn = game.straight
+    if fn is None:
+        make = game.make_straight
+        fn = False
+        if make is not None:
+            try:
+                source = StraightWriter(make()).write()
+                names = game.namespace
+                names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
+                exec(compile(source, f"<rules {game.name} straight>", "exec"), names)
+                fn = names["_sp_main"]
+            except (NoStraight, NoSource, SyntaxError):
+                fn = False
+        game.straight = fn
+    return fn or None
