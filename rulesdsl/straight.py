@@ -22,6 +22,7 @@ from . import ast
 from .codegen import NoSource, env_list
 from .engine.state import _FAILED, PLAIN
 
+
 class Bail(Exception):
     """The straight run stops; the machine plays the game again from where it began."""
 

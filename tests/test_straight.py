@@ -1,0 +1,180 @@
+"""Straight playouts (rulesdsl/straight.py): the same games as the machine, and its failures."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.engine.state import State
+from rulesdsl.straight import straight_playout
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules"),
+                                                  *ROOT.glob("games/examples/*.rules")] if ".test." not in p.name)
+ENDLESS = ["tests/data/nested_ends.rules", "tests/data/tails.rules", "tests/data/draws_forever.rules",
+           "tests/data/loses_a_card.rules"]
+# What a state is, but for where the machine keeps its frames and the decision it waits for (a
+# straight run keeps neither while it runs) and the playout's own fields.
+DATA = [n for n in State.__slots__ if n not in ("game", "pick", "stop", "budget", "log", "_texts", "stack",
+                                                "pending", "options", "chooser")]
+WHOLE = [*DATA, "stack", "pending", "options", "chooser"]
+
+
+class Stop(Exception):
+    """The pick's own way to stop a game that need not end."""
+
+
+def picker(seed: int, stop: int | None = None, chooser_of: State | None = None):
+    """A random pick that records what it was asked (and who decides), raising Stop at call `stop`."""
+    rng, calls = random.Random(seed), []
+
+    def pick(n: int) -> int:
+        if stop is not None and len(calls) >= stop:
+            raise Stop
+        calls.append((n, chooser_of.chooser if chooser_of is not None else None))
+        return rng.randrange(n)
+
+    return pick, calls
+
+
+def both(path: str, players: int | None = None):
+    """The game twice: as it loads, and held to the machine."""
+    fast = rulesdsl.load(ROOT / path, players=players)
+    slow = rulesdsl.load(ROOT / path, players=players)
+    slow.straight = False
+    return fast, slow
+
+
+def player_counts(path: str) -> list[int]:
+    g = rulesdsl.load(ROOT / path)
+    return sorted({g.min_players, g.max_players})
+
+
+@pytest.fixture
+def unguarded(monkeypatch):
+    # The straight run alone, without the machine to take over when it stops: what is compared
+    # is the straight code's own doing, not the machine's replay of it.
+    monkeypatch.setattr(State, "_straight", lambda self, run: run(self, [].append))
+
+
+@pytest.mark.parametrize("path", GAMES + ENDLESS)
+def test_every_game_of_the_repository_plays_straight(path):
+    assert straight_playout(rulesdsl.load(ROOT / path)) is not None
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_a_straight_run_ends_where_the_machine_ends(path, unguarded):
+    for players in player_counts(path):
+        fast, slow = both(path, players)
+        for seed in range(8):
+            a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+            pa, calls_a = picker(seed, chooser_of=a)
+            pb, calls_b = picker(seed, chooser_of=b)
+            a.playout(pa, forced=seed % 2 == 0)
+            b.playout(pb, forced=seed % 2 == 0)
+            assert a.is_over and b.is_over
+            assert calls_a == calls_b  # the same questions, of the same seats
+            assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (path, players, seed)
+
+
+@pytest.mark.parametrize("path", ENDLESS)
+def test_a_straight_run_of_a_game_that_need_not_end_keeps_step_with_the_machine(path, unguarded):
+    # These games end turns and rounds in nested procedures, decide in tails, draw for ever: the
+    # pick stops them after a while, and up to there both ways have done the same.
+    fast, slow = both(path, player_counts(path)[0])
+    for seed in range(6):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        pa, calls_a = picker(seed, stop=120, chooser_of=a)
+        pb, calls_b = picker(seed, stop=120, chooser_of=b)
+        for st, pick in ((a, pa), (b, pb)):
+            with contextlib.suppress(Stop):
+                st.playout(pick)
+        assert calls_a == calls_b
+        assert [getattr(a, n) for n in DATA] == [getattr(b, n) for n in DATA], (path, seed)
+
+
+@pytest.mark.parametrize("path", ["games/tempurra.rules", "games/tamalo.rules", "tests/data/nested_ends.rules"])
+@pytest.mark.parametrize("fault", ["raises", "bad index", "the pick's own error"])
+def test_a_playout_that_stops_in_a_straight_run_stops_as_the_machine_does(path, fault):
+    # The straight run stops; the state goes back and the machine plays the game again with the
+    # picks already given, to the very decision where it stopped: the same error, the same state
+    # waiting there, and from there the same game.
+    fast, slow = both(path, player_counts(path)[0] if "data" in path else None)
+    stopped = 0
+    for seed in range(4):
+        ends = []
+        for game in (fast, slow):
+            st = game.new_game(seed, log=False)
+            rng, calls = random.Random(seed), []
+            at = 2 + seed % 2 if "data" in path else 25 + seed  # (the games of tests/data are short)
+
+            def pick(n: int, rng=rng, calls=calls, at=at) -> int:
+                calls.append(n)
+                if len(calls) == at:
+                    if fault == "raises":
+                        raise Stop
+                    if fault == "bad index":
+                        return n
+                    raise KeyError("the pick's own error")
+                return rng.randrange(n)
+
+            try:
+                st.playout(pick)
+                error = None  # (a short game may end first)
+            except (Stop, KeyError, rulesdsl.IllegalMove) as e:
+                error = (type(e), str(e))
+                assert st.num_moves() >= 1 and st.pick is None
+            ends.append((error, calls[:], [getattr(st, n) for n in WHOLE]))
+            st.playout(random.Random(seed + 1).randrange, 300 if "data" in path else None)
+            ends.append([getattr(st, n) for n in WHOLE])
+        assert ends[0] == ends[2] and ends[1] == ends[3]
+        stopped += ends[0][0] is not None
+    assert stopped >= 3
+
+
+LOOPING = '''game "Looping"
+players 2..2
+card token(n)
+cards in pile { 4 token(1) }
+zone pile: stack
+zone hand per player: hand, private
+var total = 0
+setup { deal 2 from pile to each hand }
+action play {
+    choose card in me.hand
+    total += 1
+}
+action spin when total > 3 {
+    while total > 0 {
+        total += 1
+    }
+}
+game ends when turn > 30
+rank by lowest it.seat
+'''
+
+
+def test_rules_that_loop_without_deciding_fail_in_a_playout_as_on_the_machine():
+    ends = []
+    for straight in (True, False):
+        game = rulesdsl.load_text(LOOPING, path="looping.rules")
+        if not straight:
+            game.straight = False
+        st = game.new_game(1, log=False)
+        with pytest.raises(rulesdsl.RulesRuntimeError) as e:
+            st.playout(lambda n: n - 1)
+        ends.append((str(e.value), [getattr(st, n) for n in DATA]))
+        assert "without asking anyone to decide" in str(e.value) and "looping.rules:14" in str(e.value)
+    assert ends[0] == ends[1]
+
+
+def test_a_playout_with_a_limit_or_a_log_runs_on_the_machine(monkeypatch):
+    # A straight run has no place to stop at and keeps no log: those playouts are the machine's.
+    game = rulesdsl.load(ROOT / "games/tempurra.rules")
+    monkeypatch.setattr(State, "_straight", lambda self, run: pytest.fail("a straight run"))
+    game.new_game(1, log=False).playout(random.Random(1).randrange, 50)
+    game.new_game(1).playout(random.Random(1).randrange)
