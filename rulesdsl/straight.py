@@ -18,8 +18,10 @@ machine's own. Games whose rules hold something this writer does not know run on
 
 from __future__ import annotations
 
+import re
+
 from . import ast
-from .codegen import NoSource, env_list
+from .codegen import NoSource
 from .engine.state import _FAILED, PLAIN
 
 
@@ -38,6 +40,8 @@ class NoStraight(Exception):
     """The rules hold something the straight writer does not write: the machine runs them."""
 
 
+_ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
+_BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
 
@@ -75,12 +79,21 @@ class StraightWriter:
         return "\n".join(out) + "\n"
 
     def unit(self, code_id: int, body, unit: str) -> list[str]:
+        """A function of the unit's locals, each a Python local (`_e3` for `env[3]`): its
+        arguments first, the rest none. A unit whose statements hand their locals to a closure
+        (`env` alone) gets them as a list too."""
         self.unit_name = unit
-        lines = self.body(body, "    ")
-        return [f"def {self.funcs[code_id]}(st, rec, env):", *(lines or ["    pass"]), ""]
+        lines = self.body(body, "    ") or ["    pass"]
+        n = self.g.codes[code_id].nlocals
+        params = "".join(f", _e{i}=None" for i in range(n))
+        if any(_BARE_ENV.search(line) for line in lines):
+            lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *lines]
+        else:
+            lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
+        return [f"def {self.funcs[code_id]}(st, rec{params}):", *lines, ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
-        return [f"{ind}{self.funcs[code_id]}(st, rec, {env_list(args, self.g.codes[code_id].nlocals)})"]
+        return [f"{ind}{self.funcs[code_id]}({', '.join(['st', 'rec', *args])})"]
 
     # ------------------------------------------------------------ statements
     def body(self, stmts, ind: str) -> list[str]:
@@ -184,10 +197,9 @@ class StraightWriter:
         if not options or any("return" in line for line in options[1:-1]):
             raise NoStraight("turn options that return early")
         enter = []
-        for a, (code, nlocals, slot) in enumerate(g.action_entry):
+        for a, (code, _, slot) in enumerate(g.action_entry):
             enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-            enter.append(f"    {self.funcs[code.index]}(st, rec, "
-                         f"{env_list(['None'] * slot + ['_x'] if slot >= 0 else [], nlocals)})")
+            enter += self.call(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         main = g.codes[0]
         finish = main.srcs[-1]()
         if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
