@@ -178,3 +178,18 @@ def test_a_playout_with_a_limit_or_a_log_runs_on_the_machine(monkeypatch):
     monkeypatch.setattr(State, "_straight", lambda self, run: pytest.fail("a straight run"))
     game.new_game(1, log=False).playout(random.Random(1).randrange, 50)
     game.new_game(1).playout(random.Random(1).randrange)
+
+
+def test_rules_the_straight_writer_cannot_write_play_on_the_machine(monkeypatch):
+    from rulesdsl import straight
+
+    def cannot(self, s, ind):
+        raise straight.NoStraight("a statement of tomorrow")
+
+    monkeypatch.setattr(straight.StraightWriter, "stmt", cannot)
+    fast, slow = both("games/tamalo.rules")
+    assert straight_playout(fast) is None and fast.straight is False
+    a, b = fast.new_game(4, log=False), slow.new_game(4, log=False)
+    a.playout(random.Random(4).randrange)
+    b.playout(random.Random(4).randrange)
+    assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE]
