@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 
 from . import ast
-from .codegen import NoSource
 from .engine.state import _FAILED, PLAIN
 
 
@@ -300,7 +299,7 @@ def straight_playout(game):
                 names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
                 exec(compile(source, f"<rules {game.name} straight>", "exec"), names)
                 fn = names["_sp_main"]
-            except (NoStraight, NoSource, SyntaxError):
+            except Exception:  # NoStraight, NoSource, or a fault of the writer: it costs speed, never a game
                 fn = False
         game.straight = fn
     return fn or None
