@@ -53,6 +53,7 @@ class StraightWriter:
         self.g = compiler.g
         self.p = compiler.p
         self.funcs: dict[int, str] = {}  # code index -> its function's name
+        self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
@@ -88,11 +89,24 @@ class StraightWriter:
         if any(_BARE_ENV.search(line) for line in lines):
             lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *lines]
         else:
+            if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
+                self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
         return [f"def {self.funcs[code_id]}(st, rec{params}):", *lines, ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}{self.funcs[code_id]}({', '.join(['st', 'rec', *args])})"]
+
+    def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
+        """A hook's or action's statements written where the game's loop runs it, its locals named
+        after it (`_e7_0`): one Python call less a turn. A unit that returns early is called."""
+        body = self.inline.get(code_id)
+        if body is None:
+            return self.call(code_id, args, ind)
+        n = self.g.codes[code_id].nlocals
+        values = [*args, *["None"] * (n - len(args))]
+        sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
+        return [*sets, *(ind + line for line in body)]
 
     # ------------------------------------------------------------ statements
     def body(self, stmts, ind: str) -> list[str]:
@@ -190,7 +204,7 @@ class StraightWriter:
         n = c.n
 
         def hook(when: str, ind: str) -> list[str]:
-            return self.call(hooks[when], [], ind) if when in hooks else []
+            return self.in_place(hooks[when], [], ind) if when in hooks else []
 
         options = c.turn_option_lines
         if not options or any("return" in line for line in options[1:-1]):
@@ -198,7 +212,7 @@ class StraightWriter:
         enter = []
         for a, (code, _, slot) in enumerate(g.action_entry):
             enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-            enter += self.call(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
+            enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         main = g.codes[0]
         finish = main.srcs[-1]()
         if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
