@@ -10,7 +10,7 @@ alike; a test plays every game both ways and compares the states.
 
 The straight run is only a faster way to the same end: it takes over at a turn's decision (the
 machine plays up to there), and anything out of the ordinary (a pick that fails or gives a bad
-index, a rules error, a loop without decisions) stops it. The state then goes back to where the
+index, a rules error, a loop without decisions, the playout's limit) stops it. The state then goes back to where the
 straight run began and the machine plays the same game again from there, with the picks the
 straight run recorded, so what the caller sees (the state, the error and its line) is the
 machine's own. Games whose rules hold something this writer does not know run on the machine.
@@ -190,6 +190,7 @@ class StraightWriter:
         return [*(ind + line for line in lines[:-3]),
                 f"{ind}if not _v: env[{slot}] = None",
                 f"{ind}else:",
+                f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
                 f"{ind}    st.chooser = _p",
                 f"{ind}    try: _i = st.pick(len(_v))",
                 f"{ind}    except BaseException: rec(_FAILED); raise",
@@ -262,6 +263,7 @@ class StraightWriter:
             *("                    " + line[4:] for line in options[1:-1]),
             "                    _v = opts",
             "                    if _v:",
+            "                        if st.moves == st.stop: raise _Bail",
             "                        st.chooser = st.current",
             "                        try: _i = st.pick(len(_v))",
             "                        except BaseException: rec(_FAILED); raise",

@@ -172,12 +172,34 @@ def test_rules_that_loop_without_deciding_fail_in_a_playout_as_on_the_machine():
     assert ends[0] == ends[1]
 
 
-def test_a_playout_with_a_limit_or_a_log_runs_on_the_machine(monkeypatch):
-    # A straight run has no place to stop at and keeps no log: those playouts are the machine's.
+def test_a_playout_with_a_near_limit_or_a_log_runs_on_the_machine(monkeypatch):
+    # A straight run keeps no log, and a limit it meets costs a replay: those playouts are the
+    # machine's from the start.
     game = rulesdsl.load(ROOT / "games/tempurra.rules")
     monkeypatch.setattr(State, "_straight", lambda self, run: pytest.fail("a straight run"))
     game.new_game(1, log=False).playout(random.Random(1).randrange, 50)
     game.new_game(1).playout(random.Random(1).randrange)
+
+
+@pytest.mark.parametrize("path", ["games/tempurra.rules", "tests/data/nested_ends.rules", "tests/data/tails.rules",
+                                  "tests/data/draws_forever.rules"])
+def test_a_playout_to_a_far_limit_runs_straight_and_stops_at_it(path, monkeypatch):
+    # simulate's cap and the search bots' horizon are far limits: the rules run straight, and a
+    # straight run that meets the limit is played again by the machine, which stops right there.
+    fast, slow = both(path, player_counts(path)[0])
+    runs = []
+    real = State._straight
+    monkeypatch.setattr(State, "_straight", lambda self, run: runs.append(1) or real(self, run))
+    for seed in range(4):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        played = [st.playout(random.Random(seed).randrange, 230) for st in (a, b)]
+        assert played[0] == played[1] and (a.is_over or played[0] == 230)
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE]
+        if not a.is_over:  # it waits at the limit, and goes on from there as the machine does
+            for st in (a, b):
+                st.playout(random.Random(seed + 9).randrange, 230)
+            assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE]
+    assert runs
 
 
 def test_rules_the_straight_writer_cannot_write_play_on_the_machine(monkeypatch):

@@ -16,6 +16,7 @@ from ..errors import IllegalMove, RulesRuntimeError
 from .rng import GOLDEN, MASK, next64, seed_state
 
 _FAILED = object()  # recorded by a straight run where its pick raised (see State._straight)
+_STRAIGHT_FROM = 200  # a playout's limit from which it runs the rules straight (see State.playout)
 
 _PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
 _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
@@ -200,18 +201,21 @@ class State:
             # The machine's loop answers with `self.pick` where it stops at a decision, and so does
             # a block that asks one (see codegen._answered).
             self.pick = pick if forced else (lambda n: pick(n) if n > 1 else 0)
-            straight = _straight_of(self.game) if stop < 0 else None
+            # A limit far ahead (a cap that keeps a game from running for ever) lets the rules run
+            # straight: a straight run that meets it stops, and the machine plays the game again to
+            # it. A near one is the machine's from the start.
+            straight = _straight_of(self.game) if stop < 0 or limit >= _STRAIGHT_FROM else None
             try:
                 if straight is None:
                     self.stop = stop
                     self._advance(self._picked())
                 else:
                     # The machine up to a turn's decision, a decision at a time; straight from there.
-                    while not self.over and self.pending != 0:
+                    while not self.over and self.pending != 0 and self.moves != stop:
                         self.stop = self.moves + 1
                         self._advance(self._picked())
-                    self.stop = -1
-                    if not self.over:
+                    self.stop = stop
+                    if not self.over and self.moves != stop:
                         self._straight(straight)
             finally:
                 self.pick = None
