@@ -221,6 +221,7 @@ class StraightWriter:
         finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.ops)}", "return"]
         game_ends = [c.fresh(info) for info in p.game_ends]
         round_ends = [c.fresh(info) for info in p.round_ends]
+
         def ended(when: str, ind: str, turn_only: bool = True) -> list[str]:
             """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
             machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
