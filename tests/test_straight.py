@@ -215,3 +215,65 @@ def test_rules_the_straight_writer_cannot_write_play_on_the_machine(monkeypatch)
     a.playout(random.Random(4).randrange)
     b.playout(random.Random(4).randrange)
     assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE]
+
+
+LOOPS = '''game "Loops"
+players 2..3
+card token(n) shown "t{n}"
+cards in pile { 5 token(1), 5 token(2), 5 token(3) }
+zone pile: stack, hidden, refill from table
+zone table: stack, public
+zone hand per player: hand, private
+counter score per player = 0
+var steps = 0
+procedure tally(n: int) {
+    let k = n
+    repeat 3 times {
+        k += 1
+        if k % 4 == 0 { break }
+    }
+    steps += k
+    if steps % 9 == 0 { return }
+    steps += 1
+}
+setup { shuffle pile  deal 2 from pile to each hand }
+action play {
+    choose card in me.hand
+    move card to table
+    repeat card.n times { tally(card.n) }
+    for each p in others {
+        if p.score > me.score { break }
+        p.score += 1
+    }
+    say "{me} plays {card}"
+}
+action draw when any(pile) {
+    draw 1 from pile to me.hand
+    let left = 2
+    while left > 0 {
+        may choose c in me.hand where c.n == 3 as "show" else "keep"
+        if c == none { break }
+        move c to table
+        left -= 1
+    }
+}
+game ends when steps > 80 or turn > 60
+rank by highest it.score
+'''
+
+
+def test_loops_and_returns_run_straight_as_on_the_machine(unguarded):
+    # `repeat` with a `break`, `for each` with a `break`, a `while` that asks, an early `return`,
+    # a `say` and a `let` in the turn's own code (the seed games repeat only in `setup`).
+    fast = rulesdsl.load_text(LOOPS, path="loops.rules")
+    slow = rulesdsl.load_text(LOOPS, path="loops.rules")
+    slow.straight = False
+    assert straight_playout(fast) is not None
+    for seed in range(20):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        pa, calls_a = picker(seed, chooser_of=a)
+        pb, calls_b = picker(seed, chooser_of=b)
+        a.playout(pa)
+        b.playout(pb)
+        assert a.is_over and calls_a == calls_b
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
