@@ -188,7 +188,9 @@ class State:
         without a call into the state per move: random playouts (simulations, search bots) run
         here. `forced=False` plays a decision with a single option without asking `pick`. While
         `pick` runs, `self.chooser` is the seat that decides (a pick per seat can read it); the
-        options are recorded only where the state stops, so `pick` gets their number alone."""
+        options are recorded only where the state stops, so `pick` gets their number alone.
+        Without a log, and with no limit or a far one, the rules run compiled straight from the
+        first turn's decision (straight.py): the same moves and states, faster."""
         if limit is not None and limit < 0:
             raise ValueError(f"a playout's limit must be at least 0 (got {limit})")
         start = self.moves
