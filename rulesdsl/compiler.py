@@ -86,7 +86,11 @@ class Compiler:
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
-        self.stmt_ops: dict[int, tuple[Code, int, int]] = {}  # a statement's code and its ops' range
+        # For the straight writer (straight.py): each statement's code and the range of its ops, the
+        # compiled tests and arguments of statements it writes itself, and the hooks' codes.
+        self.stmt_ops: dict[int, tuple[Code, int, int]] = {}
+        self.parts: dict[int, Fn] = {}
+        self.hook_codes: dict[str, int] = {}
         self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
         self.hoist: dict[int, tuple[list, int]] = {}
         self.codegen = codegen
@@ -131,7 +135,7 @@ class Compiler:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
-        hook_codes = {}
+        hook_codes = self.hook_codes
         for when, info in p.hooks.items():
             hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():
@@ -668,7 +672,12 @@ class Compiler:
     def stmt(self, s: ast.Stmt, b: _Builder) -> None:
         start = b.pc
         getattr(self, "s_" + type(s).__name__)(s, b)
-        self.stmt_ops[id(s)] = (b.code, start, b.pc)  # its ops, for the straight writer (straight.py)
+        self.stmt_ops[id(s)] = (b.code, start, b.pc)
+
+    def part(self, e: ast.Expr) -> Fn:
+        """A test or an argument of a statement, compiled, and kept for the straight writer."""
+        f = self.parts[id(e)] = self.expr(e)
+        return f
 
     def block(self, body, b: _Builder) -> None:
         for s in body:
@@ -1125,7 +1134,7 @@ class Compiler:
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
         for cond, body in s.branches:
-            f = self.expr(cond)
+            f = self.part(cond)
             skip = [0]
 
             def test(st, env, f=f, skip=skip):
@@ -1201,7 +1210,7 @@ class Compiler:
         self._loop_end(b, top, loop, s.span, bounded=True)
 
     def s_While(self, s: ast.While, b):
-        cond = self.expr(s.cond)
+        cond = self.part(s.cond)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -1332,7 +1341,7 @@ class Compiler:
     def s_CallStmt(self, s: ast.CallStmt, b):
         code_id = self.proc_codes[s.func]
         nlocals = self.g.codes[code_id].nlocals
-        args = [self.expr(a) for a in s.args]
+        args = [self.part(a) for a in s.args]
         if s.func in self.leaf_procs:
             # Only a code with a frame records where it goes on: a leaf has none, and the framed
             # code that called it has recorded its own position already.

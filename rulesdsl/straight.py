@@ -52,22 +52,13 @@ class StraightWriter:
         self.c = compiler
         self.g = compiler.g
         self.p = compiler.p
-        self.funcs: dict[int, str] = {}  # code index -> its function's name
         self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
         g, p = self.g, self.p
         out: list[str] = []
-        for code_id in self.c.proc_codes.values():
-            self.funcs[code_id] = f"_sp_{code_id}"
-        hooks = {}
-        for when in p.hooks:
-            code_id = next(i for i, code in enumerate(g.codes) if code.name == when)
-            hooks[when] = code_id
-            self.funcs[code_id] = f"_sp_{code_id}"
-        for a in g.actions:
-            self.funcs[a.code] = f"_sp_{a.code}"
+        hooks = self.c.hook_codes
         for name, code_id in self.c.proc_codes.items():
             out += self.unit(code_id, p.procedures[name].body, "procedure")
         for when, code_id in hooks.items():
@@ -92,10 +83,10 @@ class StraightWriter:
             if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
                 self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def {self.funcs[code_id]}(st, rec{params}):", *lines, ""]
+        return [f"def _sp_{code_id}(st, rec{params}):", *lines, ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
-        return [f"{ind}{self.funcs[code_id]}({', '.join(['st', 'rec', *args])})"]
+        return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
 
     def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
         """A hook's or action's statements written where the game's loop runs it, its locals named
@@ -116,7 +107,8 @@ class StraightWriter:
         return out
 
     def cond(self, e: ast.Expr) -> str:
-        return self.c.source.inline(self.c.expr(e))
+        """A statement's test or argument as the compiler compiled it for the statement's op."""
+        return self.c.source.inline(self.c.parts[id(e)])
 
     def ops(self, s: ast.Stmt) -> tuple[object, int, int]:
         return self.c.stmt_ops[id(s)]
@@ -167,7 +159,7 @@ class StraightWriter:
         if isinstance(s, ast.Return):
             return [f"{ind}return"]
         if isinstance(s, ast.CallStmt):
-            return self.call(self.c.proc_codes[s.func], [self.c.source.inline(self.c.expr(a)) for a in s.args], ind)
+            return self.call(self.c.proc_codes[s.func], [self.cond(a) for a in s.args], ind)
         if isinstance(s, ast.End):
             if self.unit_name == "game end" or (self.unit_name == "round end" and s.what != "game"):
                 return [f"{ind}return"]
