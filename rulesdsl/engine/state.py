@@ -206,7 +206,9 @@ class State:
             # A limit far ahead (a cap that keeps a game from running for ever) lets the rules run
             # straight: a straight run that meets it stops, and the machine plays the game again to
             # it. A near one is the machine's from the start.
-            straight = _straight_of(self.game) if stop < 0 or limit >= _STRAIGHT_FROM else None
+            from ..straight import straight_playout  # (made the first time, then kept by the game)
+
+            straight = straight_playout(self.game) if stop < 0 or limit >= _STRAIGHT_FROM else None
             try:
                 if straight is None:
                     self.stop = stop
@@ -832,16 +834,6 @@ class State:
 # What a straight run's failure puts back from the copy taken where it began (not the game, the
 # playout's pick and stop, and the step budget, which a copy does not keep).
 _RESTORED = tuple(n for n in State.__slots__ if n not in ("game", "pick", "stop", "budget"))
-
-
-def _straight_of(game: Game) -> Callable | None:
-    """The game's straight playout, made the first time (straight.py); None if it has none."""
-    fn = game.straight
-    if fn is None:
-        from ..straight import straight_playout
-
-        return straight_playout(game)
-    return fn or None
 
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
 
