@@ -455,7 +455,7 @@ class DomainWriter:
             if passes:
                 sets.setdefault(k, []).append(c)
         table = self.sc.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
-                            lambda: {k: frozenset(v) for k, v in sets.items()})
+                               lambda: {k: frozenset(v) for k, v in sets.items()})
         empty = self.sc.const(self.sc.shared(("empty",), frozenset))
         name = self.fresh("s")
         # (a value that cannot be a key, a list, equals none of them)
@@ -523,7 +523,7 @@ class DomainWriter:
                     out = self.sc.shared(("mark",), object)
                     table = tuple(v if ok else out for v, ok in zip(keys, passing, strict=True))
                     t = self.sc.const(self.sc.shared(("keys", _rename(key, key_var), _rename(test, key_var)),
-                                                  lambda: table))
+                                                     lambda: table))
                     mark = self.sc.const(out)
                     return [f"{name} = {{}}"], (seq, key_var, [
                         f"{k} = {t}[{key_var}]", f"if {k} is not {mark}:",
