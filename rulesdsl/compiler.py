@@ -17,6 +17,7 @@ import attrs
 from . import ast
 from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_lines, leaf_run, unguard
+from .counts import counted_zones
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
 from .engine.state import (
@@ -116,6 +117,8 @@ class Compiler:
         self._cards()
         self._zones()
         g.prepare()
+        if self.codegen and self.shortcuts:  # (read by straight runs alone)
+            g.count_hands(counted_zones(self))
         self._vars()
         for name, info in p.defines.items():
             if not info.params:
@@ -764,7 +767,19 @@ class Compiler:
             lines.append(f"st.known[{c}] = {~learn}")
         elif learn:
             lines.append(f"st.known[{c}] |= {learn}")
-        return lines
+        return [*lines, *self._count_src(c, "_s", "-"), *self._count_src(c, str(zi), "+")]
+
+    def _count_src(self, c: str, z: str, sign: str, each: bool = False) -> list[str]:
+        """Lines keeping a straight run's counts of a counted hand's cards (State.counts, see
+        counts.py) as card c (or, with `each`, every card of list c) leaves (-) or enters (+)
+        zone z (a number, or a name holding one). None for a zone known here not to be counted."""
+        g = self.g
+        if not g.count_size or (z.isdigit() and not g.zone_counted[int(z)]):
+            return []
+        face = self.source.const(g.card_face)
+        if each:
+            return [f"_qh = st.counts[{z}]", "if _qh is not None:", f"    for _c in {c}: _qh[{face}[_c]] {sign}= 1"]
+        return [f"_qh = st.counts[{z}]", f"if _qh is not None: _qh[{face}[{c}]] {sign}= 1"]
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""
@@ -847,7 +862,8 @@ class Compiler:
         """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
         onto d in their order, and d teaches what it shows (known here if d is a number), unless
         they come from a public zone (`seen`): everyone knows them already."""
-        each = self._arrive_src("_l", d, seen)
+        each = [*self._arrive_src("_l", d, seen), *self._count_src("_l", a, "-", True),
+                *self._count_src("_l", d, "+", True)]
         return [f"_l = st.zones[{a}]", "if _l:", *(f"    {line}" for line in each),
                 f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
 
@@ -890,7 +906,8 @@ class Compiler:
                 return self._logged(op, [*to, f"_n = {n}", *each])
             # All from the pile when it holds enough (one slice, no refill), else card by card.
             bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
-                    *self._arrive_src("_m", d)]
+                    *self._arrive_src("_m", d), *self._count_src("_m", z, "-", True),
+                    *self._count_src("_m", d, "+", True)]
             other = "" if d.isdigit() else f" and _d != {z}"
             return self._logged(op, [*to, f"_n = {n}", f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
                                      *(f"    {line}" for line in bulk), "else:", *(f"    {line}" for line in each)])
@@ -928,8 +945,9 @@ class Compiler:
         else:
             learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
                      "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
+        counted = [*self._count_src("_c", z, "-"), *self._count_src("_c", d, "+")]
         return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", f"    st.zones[{d}].append(_c)",
-                f"    st.loc[_c] = {d}", *(f"    {line}" for line in learn)]
+                f"    st.loc[_c] = {d}", *(f"    {line}" for line in learn + counted)]
 
     def s_Deal(self, s: ast.Deal, b):
         count = self.expr(s.count)
@@ -1052,7 +1070,9 @@ class Compiler:
                 "    _lb = st.zones[_zb]", "    _ia = _la.index(_a)", "    _ib = _lb.index(_b)", "    _la[_ia] = _b",
                 "    _lb[_ib] = _a", "    _o[_a] = _zb", "    _o[_b] = _za", f"    _t = {learn}[_zb]",
                 "    if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t", f"    _t = {learn}[_za]",
-                "    if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t"])
+                "    if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t",
+                *(f"    {line}" for line in [*self._count_src("_a", "_za", "-"), *self._count_src("_a", "_zb", "+"),
+                                             *self._count_src("_b", "_zb", "-"), *self._count_src("_b", "_za", "+")])])
 
         b.emit(op, s.span, PLAIN, src)
 

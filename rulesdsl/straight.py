@@ -21,6 +21,9 @@ from __future__ import annotations
 import re
 
 from . import ast
+from .codegen import NoSource, env_list
+from .counts import CountWriter
+from .engine.game import distinct_plain
 from .engine.state import _FAILED, PLAIN
 
 
@@ -179,8 +182,8 @@ class StraightWriter:
         ask = f"if not _v: env[{slot}] = None; return @NEXT@"
         if len(lines) < 3 or lines[-3] != ask or any("return" in line for line in lines[:-3]):
             raise NoStraight("a choose of another shape")
-        return [*(ind + line for line in lines[:-3]),
-                f"{ind}if not _v: env[{slot}] = None",
+        listed = [*(ind + line for line in lines[:-3]),
+                  f"{ind}if not _v: env[{slot}] = None",
                 f"{ind}else:",
                 f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
                 f"{ind}    st.chooser = _p",
@@ -188,7 +191,34 @@ class StraightWriter:
                 f"{ind}    except BaseException: rec(_FAILED); raise",
                 f"{ind}    rec(_i)",
                 f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
-                f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
+                  f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
+        counted = CountWriter(self.c).lines(s.domain, "_qcount", "_k", env=True)
+        if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
+            return listed
+        # Counted (counts.py): the options' number from the counts, the one picked found after.
+        zone, count, find = counted
+        head = [line for line in listed if line.startswith(f"{ind}_p = ") or line.startswith(f"{ind}if _p is None")]
+        if len(head) != 2:
+            return listed
+        sees = self.c.source.const(self.g.zone_seen_by)
+        pass_ = ["_qcount += 1"] if s.optional else []
+        found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + line for line in find)] if s.optional else find
+        inner = [
+            *count, *pass_,
+            f"if not _qcount: env[{slot}] = None",
+            "else:",
+            "    if st.moves == st.stop: raise _Bail",
+            "    st.chooser = _p",
+            "    try: _k = st.pick(_qcount)",
+            "    except BaseException: rec(_FAILED); raise",
+            "    rec(_k)",
+            "    if not 0 <= _k < _qcount: raise _Bail",
+            *("    " + line for line in found),
+            f"    env[{slot}] = _x; st.moves += 1; st.budget = st.step_limit",
+        ]
+        return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = st.counts[_qz]",
+                f"{ind}if _qh is not None and {sees}[_qz] >> _p & 1:", *(f"{ind}    {line}" for line in inner),
+                f"{ind}else:", *("    " + line for line in listed if line not in head)]
 
     # ------------------------------------------------------------ rounds and turns
     def main(self, hooks: dict[str, int]) -> list[str]:
@@ -202,9 +232,12 @@ class StraightWriter:
         options = c.turn_option_lines
         if not options or any("return" in line for line in options[1:-1]):
             raise NoStraight("turn options that return early")
+        counted = self.counted_options()
         enter = []
         for a, (code, _, slot) in enumerate(g.action_entry):
             enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
+            if counted is not None:
+                enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         main = g.codes[0]
         finish = main.srcs[-1]()
@@ -225,10 +258,15 @@ class StraightWriter:
                 else (f"{ind}except _End:", f"{ind}    raise _Bail")
             return [f"{ind}try:", *hook(when, ind + "    "), *catch]
 
+        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
+        # with its end (a run that stops leaves them to the state the machine goes back to).
+        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
+                    "        st.counts = st.game.no_counts", "", "def _sp_run(st, rec):"]
         checks = [*(f"                if {e}:\n                    what = 'game'; break" for e in game_ends),
                   *(f"                if {e}:\n                    what = 'round'; break" for e in round_ends)]
         lines = [
             "def _sp_main(st, rec):",
+            *(counting if g.count_size else []),
             "    env = []",
             "    resumed = True",  # the straight run begins at a turn's decision
             "    while True:",  # a round
@@ -253,17 +291,18 @@ class StraightWriter:
             "                        st.current = _w",
             "                        st.turn += 1",
             *hook("turn start", "                        "),
-            *("                    " + line[4:] for line in options[1:-1]),
-            "                    _v = opts",
-            "                    if _v:",
-            "                        if st.moves == st.stop: raise _Bail",
-            "                        st.chooser = st.current",
-            "                        try: _i = st.pick(len(_v))",
-            "                        except BaseException: rec(_FAILED); raise",
-            "                        rec(_i)",
-            "                        if not 0 <= _i < len(_v): raise _Bail",
-            "                        st.moves += 1; st.budget = st.step_limit",
-            "                        _a, _x = _v[_i]",
+            *(self.ask_counted(counted[0], len(g.actions)) if counted is not None else [
+                *("                    " + line[4:] for line in options[1:-1]),
+                "                    _v = opts",
+                "                    if _v:",
+                "                        if st.moves == st.stop: raise _Bail",
+                "                        st.chooser = st.current",
+                "                        try: _i = st.pick(len(_v))",
+                "                        except BaseException: rec(_FAILED); raise",
+                "                        rec(_i)",
+                "                        if not 0 <= _i < len(_v): raise _Bail",
+                "                        st.moves += 1; st.budget = st.step_limit",
+                "                        _a, _x = _v[_i]"]),
             *("                        " + line for line in enter),
             "                except _End as e:",
             "                    if e.what != 'turn': raise",
@@ -283,6 +322,93 @@ class StraightWriter:
             "",
         ]
         return lines
+
+
+    def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
+        """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number
+        of options, read from the counts where its domain allows (else listed, into `_o{a}`), and
+        per action the lines that find its picked option `_x` (the `_k`-th of its own) once it is
+        picked. None if no action's options can be counted: the turn lists them all."""
+        c, g = self.c, self.g
+        writer = CountWriter(c)
+        inline = c.source.inline
+        sees = c.source.const(g.zone_seen_by)
+        count: list[str] = ["me = st.current"]
+        pick: list[list[str]] = []
+        zones: dict[str, int] = {}  # a zone's source -> the number of its `_qz`, `_qh` and `_qok`
+        any_counted = False
+        for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
+            n = f"_n{ai}"
+            if a.lead is None:
+                body, found = [f"{n} = 1"], ["_x = None"]
+            else:
+                domain = info.body[0].domain
+                own = f"_o{ai}"
+                listed = self.listing(domain, c.distinct_fn(a.lead), own, a.nlocals)
+                counted = writer.lines(domain, n, "_k")
+                if counted is not None and "_fail(" not in counted[0]:
+                    any_counted = True
+                    zone, counting, finding = counted
+                    z = zones.get(zone)
+                    if z is None:  # (a zone's index and counts once a turn: it cannot fail)
+                        z = zones[zone] = len(zones)
+                        count += [f"_qz{z} = {zone}", f"_qh{z} = st.counts[_qz{z}]",
+                                  f"_qok{z} = _qh{z} is not None and {sees}[_qz{z}] >> me & 1"]
+                    body = [f"if _qok{z}:", f"    _qh = _qh{z}", *("    " + line for line in counting),
+                            f"    {own} = None", "else:", *("    " + line for line in listed), f"    {n} = len({own})"]
+                    found = [f"if {own} is None:", f"    _qz, _qh = _qz{z}, _qh{z}",
+                             *("    " + line for line in finding), f"else: _x = {own}[_k]"]
+                else:
+                    body = [*listed, f"{n} = len({own})"]
+                    found = [f"_x = {own}[_k]"]
+            if a.cond is not None:
+                body = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in body)]
+            count += body
+            pick.append(found)
+        return (count, pick) if any_counted else None
+
+    def listing(self, domain: ast.Expr, distinct, into: str, nlocals: int) -> list[str]:
+        """Lines listing a turn action's options (values) into a new list `into`, as the turn's
+        options list them (Compiler._turn_options_fn)."""
+        c = self.c
+        lines = [f"{into} = []"]
+        try:
+            lines += c.domains.options(domain, distinct, "me", into, "{v}")
+        except NoSource:
+            lines.append(f"_d = {c.source.inline(c.expr(domain))}")
+            if distinct is distinct_plain:
+                lines.append(f"if _d: {into} += [_v for _v in dict.fromkeys(_d) if _v is not None]")
+            else:
+                lines.append(f"if _d: {into} += {c.source.const(distinct)}(st, _d, me)")
+        if any("env" in line for line in lines):
+            lines.insert(0, f"env = {env_list([], nlocals)}")
+        return lines
+
+    @staticmethod
+    def ask_counted(count: list[str], actions: int) -> list[str]:
+        """The turn's question from counted options (see counted_options): the action picked
+        (`_a`) and the place of its option among its own (`_k`)."""
+        ind = "                    "
+        total = " + ".join(f"_n{a}" for a in range(actions))
+        which = ["_k = _i"]
+        for a in range(actions):
+            if a == 0:
+                which.append("if _k < _n0: _a = 0")
+            else:
+                which.append(f"elif (_k := _k - _n{a - 1}) < _n{a}: _a = {a}")
+        return [
+            *(ind + line for line in count),
+            f"{ind}_nt = {total}",
+            f"{ind}if _nt:",
+            f"{ind}    if st.moves == st.stop: raise _Bail",
+            f"{ind}    st.chooser = st.current",
+            f"{ind}    try: _i = st.pick(_nt)",
+            f"{ind}    except BaseException: rec(_FAILED); raise",
+            f"{ind}    rec(_i)",
+            f"{ind}    if not 0 <= _i < _nt: raise _Bail",
+            f"{ind}    st.moves += 1; st.budget = st.step_limit",
+            *(f"{ind}    {line}" for line in which),
+        ]
 
 
 def _unlogged(lines: list[str]) -> list[str]:

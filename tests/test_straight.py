@@ -259,3 +259,80 @@ def test_loops_and_returns_run_straight_as_on_the_machine(unguarded):
         b.playout(pb)
         assert a.is_over and calls_a == calls_b
         assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
+
+
+# ---------------------------------------------------------------- hands counted by face (counts.py)
+
+COUNTED = "tests/data/counted.rules"
+
+
+def test_a_turn_counts_the_options_of_every_form_of_domain_it_can():
+    from rulesdsl.straight import StraightWriter
+
+    g = rulesdsl.load(ROOT / COUNTED)
+    source = StraightWriter(g.make_straight()).write()
+    # play, show, pair, lone, big (the hand), trade (the player's cards face up), take (the pool):
+    # each counted when its chooser sees the zone (else listed); draw has no leading choose.
+    for a in range(7):
+        assert f"    _o{a} = None" in source and f"if _o{a} is None:" in source
+    assert sorted(g.zone_names[z] for z, counted in enumerate(g.zone_counted) if counted) == \
+        sorted(["pool", *(f"{p}.{zone}" for zone in ("hand", "shown") for p in g.names)])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_counted_options_are_the_machines_options_and_the_same_game_follows(players, unguarded):
+    # The straight run alone against the machine: the same questions (each one's number of
+    # options, and who answers), the same picks, the same states.
+    fast, slow = both(COUNTED, players)
+    for seed in range(40):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        pa, calls_a = picker(seed, chooser_of=a)
+        pb, calls_b = picker(seed, chooser_of=b)
+        a.playout(pa, forced=seed % 2 == 0)
+        b.playout(pb, forced=seed % 2 == 0)
+        assert a.is_over and b.is_over
+        assert calls_a == calls_b
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (players, seed)
+
+
+@pytest.mark.parametrize("path", [COUNTED, "games/tempurra.rules"])
+def test_the_counts_are_right_at_every_decision_of_a_straight_run(path):
+    # Every card that comes into or leaves a counted hand (a deal, a draw of one or of many, a
+    # move, a move of all, a swap) changes its counts: at each pick they are what counting the
+    # hands anew gives, and the run leaves none behind.
+    for players in player_counts(path):
+        g = rulesdsl.load(ROOT / path, players=players)
+        assert g.count_size
+        run = straight_playout(g)
+        for seed in range(20):
+            st = g.new_game(seed, log=False)
+            rng, seen = random.Random(seed), []
+
+            def pick(n: int, st=st, rng=rng, seen=seen, g=g) -> int:
+                assert st.counts == g.count_cards(st)
+                seen.append(n)
+                return rng.randrange(n)
+
+            st.pick = pick
+            run(st, [].append)
+            assert st.is_over and len(seen) > 3 and st.counts is g.no_counts
+
+
+def test_a_playout_that_stops_in_a_counted_turn_stops_as_the_machine_does():
+    fast, slow = both(COUNTED, 3)
+    for seed in range(6):
+        ends = []
+        for game in (fast, slow):
+            st = game.new_game(seed, log=False)
+            rng, calls = random.Random(seed), []
+
+            def pick(n: int, rng=rng, calls=calls, at=4 + seed) -> int:
+                calls.append(n)
+                if len(calls) == at:
+                    return n  # a bad index, in a counted turn or a listed choose
+                return rng.randrange(n)
+
+            with pytest.raises(rulesdsl.IllegalMove):
+                st.playout(pick)
+            ends.append((calls[:], [getattr(st, n) for n in WHOLE]))
+        assert ends[0] == ends[1]

@@ -174,6 +174,14 @@ class Game:
         self.make_straight: Callable | None = None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
+        # Hands whose cards a straight run counts by face (counts.py): the zone specs, whether each
+        # zone is counted, how many are, State.counts outside a straight run (a none per zone), and
+        # per zone the seats that see a card arriving there.
+        self.counted_specs: set[int] = set()
+        self.zone_counted: list[bool] = []
+        self.count_size = 0
+        self.no_counts: tuple[None, ...] = ()
+        self.zone_seen_by: list[int] = []
         self.tails = True  # blocks write short tails in place (codegen.block_function)
         # The name generated code reads a value by (the source compiler's), and this game's block
         # maker as one bound method (so generated code names it once).
@@ -192,6 +200,8 @@ class Game:
             ~self.all_mask if vis == PUBLIC else (1 << owner if vis == PRIVATE else 0)
             for vis, owner in zip(self.zone_vis, self.zone_owner, strict=True)
         ]
+        self.zone_seen_by = [~m & self.all_mask if m < 0 else m for m in self.zone_learn]
+        self.count_hands(self.counted_specs)
         # Where every card starts, and who knows it: each new state copies these lists.
         zones: list[list[int]] = [[] for _ in range(self.nzones)]
         loc, known, group = [0] * self.ncards, [0] * self.ncards, [0] * self.ncards
@@ -206,6 +216,29 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} for {self.players} players>"
+
+    def count_hands(self, specs: set[int]) -> None:
+        """Count the cards of these zone specs by face in straight runs (see counts.py)."""
+        self.counted_specs = set(specs)
+        self.zone_counted = [spec in self.counted_specs for spec in self.zone_spec]
+        self.count_size = sum(self.zone_counted)
+        self.no_counts = (None,) * self.nzones
+
+    def count_cards(self, st: State) -> list[list[int] | None]:
+        """Per zone, how many cards of each face it holds if it is counted, else None (see
+        State.counts), worked out anew."""
+        counts: list[list[int] | None] = []
+        face, nfaces = self.card_face, len(self.face_text)
+        for zi, counted in enumerate(self.zone_counted):
+            if counted:
+                held = [0] * nfaces
+                for c in st.zones[zi]:
+                    if c is not None:
+                        held[face[c]] += 1
+                counts.append(held)
+            else:
+                counts.append(None)
+        return counts
 
     # ------------------------------------------------------------ making states
     def new_game(self, seed: int, *, log: bool = True) -> State:

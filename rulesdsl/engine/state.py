@@ -78,7 +78,7 @@ class State:
         "game", "zones", "loc", "known", "group", "shuffles", "counters", "vars", "rng", "current", "direction",
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
-        "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop",
+        "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop", "counts",
     )
 
     def __init__(self, game: Game, seed: int, log: bool = True):
@@ -91,6 +91,8 @@ class State:
         # Which cards were last shuffled together: the sets a card's identity may be sampled from.
         self.group = group[:]
         self.shuffles = 0
+        # While a straight run lasts, each counted hand's cards by face (counts.py); else a none per zone.
+        self.counts: list[list[int] | None] | tuple[None, ...] = g.no_counts
         self.counters = list(g.counter_init)
         self.vars = list(g.var_init)
         self.rng = seed_state(seed)
@@ -296,6 +298,7 @@ class State:
         s._texts = self._texts
         s.pick = None
         s.stop = -1
+        s.counts = s.game.no_counts
         return s
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
@@ -456,6 +459,7 @@ class State:
         s._texts = None
         s.pick = None
         s.stop = -1
+        s.counts = s.game.no_counts
         return s
 
     # Convenience readers, for tests, bots and the CLI.
@@ -635,6 +639,12 @@ class State:
         else:
             dst.append(c)
         self.loc[c] = zi
+        held = self.counts[src]
+        if held is not None:
+            held[g.card_face[c]] -= 1
+        held = self.counts[zi]
+        if held is not None:
+            held[g.card_face[c]] += 1
         m = g.zone_learn[zi]
         if m:
             if m < 0:
@@ -648,8 +658,17 @@ class State:
         lst = self.zones[src]
         moved = lst[:]
         lst.clear()
+        self._left(moved, src)
         self._arrive(moved, zi)
         return moved
+
+    def _left(self, cards: list[int], zi: int) -> None:
+        """Cards taken out of zone zi (its counts, in a straight run, as `_arrive` adds them)."""
+        held = self.counts[zi]
+        if held is not None:
+            face = self.game.card_face
+            for c in cards:
+                held[face[c]] -= 1
 
     def _arrive(self, cards: list[int], zi: int) -> None:
         """Cards (from a pile or hand) put on top of zone zi, in order: where they are now and
@@ -658,6 +677,11 @@ class State:
         loc = self.loc
         for c in cards:
             loc[c] = zi
+        held = self.counts[zi]
+        if held is not None:
+            face = self.game.card_face
+            for c in cards:
+                held[face[c]] += 1
         m = self.game.zone_learn[zi]
         if m:
             known = self.known
@@ -691,6 +715,12 @@ class State:
             c = lst.pop()
             self.zones[dst].append(c)
             self.loc[c] = dst
+            held = self.counts[src]
+            if held is not None:
+                held[g.card_face[c]] -= 1
+            held = self.counts[dst]
+            if held is not None:
+                held[g.card_face[c]] += 1
             m = g.zone_learn[dst]
             if m:
                 if m < 0:
@@ -727,6 +757,7 @@ class State:
             # `move_card` for each card from the bottom up, in one step: a pile or hand holds no none.
             moving = lst[: len(lst) - keep]
             del lst[: len(lst) - keep]
+            self._left(moving, source)
             self._arrive(moving, zi)
         self.shuffle_zone(zi)
         if self.log is not None:
@@ -799,6 +830,14 @@ class State:
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
+        counts = self.counts
+        if za != zb and (counts[za] is not None or counts[zb] is not None):
+            face = self.game.card_face
+            for c, out, into in ((a, za, zb), (b, zb, za)):
+                if counts[out] is not None:
+                    counts[out][face[c]] -= 1
+                if counts[into] is not None:
+                    counts[into][face[c]] += 1
         learn = self.game.zone_learn  # what each zone shows: ~mask (everyone), its owner's bit, or 0
         known = self.known
         m = learn[zb]

@@ -1,0 +1,365 @@
+"""A turn's options counted instead of listed, from each hand's cards counted by face.
+
+A turn asks its player to pick among the options of all its actions, and then runs only the action
+picked. Listing the options walks the player's hand for each action that chooses a card or a value
+from it (`serve`, `play`, `skip`: the hand once, with three tests a card). A straight playout
+(straight.py) needs no list, only how many options each action has, and the picked action's own
+list. So while a straight run lasts, the hands such a domain reads keep how many cards of each face
+they hold (`State.counts`, changed by every move of a card into or out of them), each action's
+options are counted from those numbers, and only the picked action's options are listed, by the
+machine's own code, to take the one picked. Nothing changes for the machine: the same options in
+the same order, the same picks.
+
+Two forms of domain are counted, over a hand or other `hand`-shaped zone Z whose cards the chooser
+sees (a private zone of the chooser's, or a public one), where C reads the item only through its
+kind and attributes (so identical cards pass alike):
+
+- `Z where C` (or Z): the cards. The chooser knows them all, so identical cards are one option:
+  the number of faces held that pass C;
+- `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (the same Z and C, K not
+  reading v): the values. The number of values x held whose cards' number compares.
+
+Anything else is listed, as before.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .checker import ZONE
+from .codegen import NoSource
+from .engine.state import HAND, HIDDEN
+
+_CMP = {">=", ">", "<=", "<", "==", "!="}
+_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
+
+
+def counted_zones(c) -> set[int]:
+    """The zone specs that a turn's countable domain reads: their cards are counted by face."""
+    specs = set()
+    for a in c.p.actions:
+        first = a.body[0] if a.body else None
+        if isinstance(first, ast.Choose) and first.by is None and not first.optional:
+            form = domain_form(c, first.domain)
+            if form is not None:
+                specs.add(form[1])
+    return specs
+
+
+def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr] | None:
+    """("cards" or "values", the zone spec, the `where` over the zone (or None: all its cards),
+    the zone expression) if domain `e` can be counted (see the module's docstring), else None."""
+    if isinstance(e, ast.Where) and _is_values(c, e):
+        inner = e.seq.args[0].obj
+        return "values", c.source.zone_spec(inner.seq), inner, inner.seq
+    zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
+    spec = _countable_zone(c, zone)
+    if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
+        return None
+    return "cards", spec, where, zone
+
+
+def _countable_zone(c, e: ast.Expr) -> int | None:
+    """A `hand`-shaped zone that someone sees (cards of one face merge there), as a zone spec."""
+    g = c.g
+    if c.type(e) != ZONE:
+        return None
+    spec = c.source.zone_spec(e)
+    if spec is None:
+        return None
+    base = g.zone_base[spec]
+    return spec if g.zone_shape[base] == HAND and g.zone_vis[base] != HIDDEN else None
+
+
+def _face_only(c, e: ast.Expr, slot: int) -> bool:
+    """Does `e` read the item of `slot` only as `it is K` and `it.attr` (so all cards of a face
+    give the same value)?"""
+    from .compiler import _children
+
+    def item(x: ast.Expr) -> bool:
+        return isinstance(x, ast.Name) and c.p.refs.get(id(x)) == ("local", slot)
+
+    def ok(x: ast.Expr) -> bool:
+        if item(x):
+            return False
+        if isinstance(x, ast.IsKind) and item(x.operand):
+            return True
+        if isinstance(x, ast.Attr) and item(x.obj):
+            return x.name in c.g.attrs
+        return all(ok(k) for k in _children(x))
+
+    return ok(e)
+
+
+def _is_values(c, e: ast.Where) -> bool:
+    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`, C static (kind and
+    attribute tests of the item and constants)?"""
+    seq = e.seq
+    if not (isinstance(seq, ast.Call) and seq.func == "distinct" and len(seq.args) == 1
+            and c.p.refs.get(id(seq)) is None and isinstance(seq.args[0], ast.Attr)):
+        return False
+    attr = seq.args[0]
+    inner = attr.obj
+    if not (isinstance(inner, ast.Where) and attr.name in c.g.attrs and _countable_zone(c, inner.seq) is not None):
+        return False
+    return _count_test(c, e, inner, attr.name) is not None
+
+
+def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
+    """(OP, K) of a values domain's test `count(Z where C and it.x == v) OP K` (either way round)."""
+    q = e.cond
+    if not (isinstance(q, ast.Binary) and q.op in _CMP):
+        return None
+    v_slot = c.p.slots[id(e)]
+    for count, k, op in ((q.left, q.right, q.op), (q.right, q.left, _SWAP[q.op])):
+        if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
+                and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
+            continue
+        w = count.args[0]
+        if _reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
+            continue
+        terms: list[ast.Expr] = []
+        _conj(w.cond, terms)
+        w_slot = c.p.slots[id(w)]
+        eqs = [t for t in terms if _is_eq(c, t, w_slot, attr, v_slot)]
+        if len(eqs) != 1:
+            continue
+        rest = [t for t in terms if t is not eqs[0]]
+        mine: list[ast.Expr] = []
+        _conj(inner.cond, mine)
+        in_slot = c.p.slots[id(inner)]
+        if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
+            continue
+        if not all(_face_only(c, t, in_slot) and not _reads_any_local(c, t, in_slot) for t in mine):
+            continue
+        return op, k
+    return None
+
+
+def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
+    """`it.attr == v` (either way round), `it` the item of slot and v the local v_slot?"""
+    if not (isinstance(t, ast.Binary) and t.op == "=="):
+        return False
+    for a, b in ((t.left, t.right), (t.right, t.left)):
+        if isinstance(a, ast.Attr) and a.name == attr and isinstance(a.obj, ast.Name) \
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and isinstance(b, ast.Name) \
+                and c.p.refs.get(id(b)) == ("local", v_slot):
+            return True
+    return False
+
+
+def _reads(c, e: ast.Expr, slot: int) -> bool:
+    from .compiler import _children
+
+    if isinstance(e, ast.Name):
+        return c.p.refs.get(id(e)) == ("local", slot)
+    return any(_reads(c, k, slot) for k in _children(e))
+
+
+def _reads_any_local(c, e: ast.Expr, but: int) -> bool:
+    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
+    from .compiler import _children
+
+    if isinstance(e, ast.Name):
+        ref = c.p.refs.get(id(e))
+        return ref is None or (ref[0] == "local" and ref[1] != but) or ref[0] == "builtin"
+    return any(_reads_any_local(c, k, but) for k in _children(e))
+
+
+def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
+    try:
+        return c.zone_src(a) == c.zone_src(b) and "env" not in c.zone_src(a)
+    except NoSource:
+        return False
+
+
+def _text(c, t: ast.Expr, slot: int) -> str:
+    """A term's source with the item of slot as `_X`: two terms alike read alike."""
+    return c.source.src(t, {slot: "_i90002"})
+
+
+def _conj(node: ast.Expr, out: list[ast.Expr]) -> None:
+    if isinstance(node, ast.Binary) and node.op == "and":
+        _conj(node.left, out)
+        _conj(node.right, out)
+    else:
+        out.append(node)
+
+
+class CountWriter:
+    """Lines that count a domain's options from the counts, and that find the option picked,
+    for a straight run (see the module's docstring)."""
+
+    def __init__(self, c) -> None:
+        self.c = c
+        self.g = c.g
+        self.n = 0
+        first: dict[int, int] = {}
+        for card, f in enumerate(c.g.card_face):
+            first.setdefault(f, card)
+        self.first = [first[f] for f in range(len(c.g.face_text))]  # a card of each face
+
+    def fresh(self, stem: str) -> str:
+        self.n += 1
+        return f"_q{stem}{self.n}"
+
+    def faces(self, keep: list[bool]) -> list[int]:
+        """The faces, in order, whose cards pass `keep` (a truth value per card)."""
+        return [f for f, card in enumerate(self.first) if keep[card]]
+
+    def lines(self, e: ast.Expr, into: str, pick: str, env: bool = False) -> tuple[str, list[str], list[str]] | None:
+        """(zone, count, find) for domain e, or None if it is not counted. `zone` is the source of
+        the zone's index; `count` sets `into` to the number of options, read from `_qh`, the zone's
+        counts; `find`, run after the pick, sets `_x` to the option `pick` (its place among the
+        domain's own). Both are for a chooser who sees the zone's cards (the caller tests it).
+        `env`: they may read the unit's locals (else such a domain is not counted)."""
+        form = domain_form(self.c, e)
+        if form is None:
+            return None
+        kind, _, where, zone = form
+        try:
+            zi = self.c.zone_src(zone)
+            made = self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)
+        except NoSource:
+            return None
+        if made is None or (not env and (any("env" in line for part in made for line in part) or "env" in zi)):
+            return None
+        return zi, made[0], made[1]
+
+    def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
+        """The faces held that pass the test, counted; the card picked: the first card, in the
+        zone's order, of the pick-th such face to come, or a later one of its face that more
+        players know (as the options list it: Game.distinct_cards)."""
+        sc = self.c.source
+        var = "_i90001"
+        static: list[str] = []  # the tests before any other: worked out now, for every face
+        eq: tuple[str, ast.Expr] | None = None  # then `it.attr == v`: the faces whose attr is v
+        dynamic: list[str] = []  # the rest, in their order, for each face held
+        if where is not None:
+            slot = self.c.p.slots[id(where)]
+            terms: list[ast.Expr] = []
+            _conj(where.cond, terms)
+            for t in terms:
+                src = sc.src(t, {slot: var})
+                if not dynamic and eq is None and not _reads_any_local(self.c, t, slot) \
+                        and sc.card_values(src, var) is not None:
+                    static.append(src)
+                    continue
+                side = self.eq_side(t, slot) if not dynamic and eq is None else None
+                if side is not None:
+                    eq = side
+                    continue
+                dynamic.append(src)
+        ok = [True] * self.g.ncards
+        for src in static:
+            ok = [a and bool(b) for a, b in zip(ok, sc.card_values(src, var), strict=True)]
+        faces = self.faces(ok)
+        test = " and ".join(f"({s})" for s in dynamic)
+        count: list[str] = []
+        if eq is not None:
+            attr, value = eq
+            index: dict = {}
+            for f in faces:
+                index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
+            table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
+                                       lambda: {k: tuple(v) for k, v in index.items()}))
+            group, v = self.fresh("f"), self.fresh("v")
+            try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
+                count += self.c.domains.scalar(v, value, {})
+            except NoSource:
+                count.append(f"{v} = {sc.src(value, {})}")
+            count += [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"]
+            source, member = group, f"_qf in {group}"
+        else:
+            source = sc.const(tuple(faces))
+            member = f"{sc.const(tuple(f in faces for f in range(len(self.first))))}[_qf]"
+        if eq is None and not dynamic:
+            count.append(f"{into} = " + (" + ".join(f"(_qh[{f}] > 0)" for f in faces) or "0"))
+        elif not dynamic:
+            count += [f"{into} = 0", f"for _qf in {source}:", f"    if _qh[_qf]: {into} += 1"]
+        else:
+            count += [f"{into} = 0", f"for _qf in {source}:", "    if _qh[_qf]:",
+                      f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
+        face, known = sc.const(self.g.card_face), "_qn"
+        passes = member if not dynamic else f"{member} and ({var} := _c) is not None and {test}"
+        find = [
+            "_x = None", "_qs = []", f"{known} = st.known",
+            "for _c in st.zones[_qz]:",
+            f"    _qf = {face}[_c]",
+            "    if _x is None:",
+            f"        if _qf not in _qs and {passes}:",
+            f"            if len(_qs) == {pick}:",
+            f"                _x, _qp, _qk = _c, _qf, {known}[_c]",
+            "            else: _qs.append(_qf)",
+            "    elif _qf == _qp:",
+            f"        _qj = {known}[_c]",
+            "        if _qj != _qk and _qj.bit_count() > _qk.bit_count(): _x, _qk = _c, _qj",
+        ]
+        return count, find
+
+    def eq_side(self, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
+        """(attr, v) if t is `it.attr == v` (either way round), v not reading the item."""
+        if not (isinstance(t, ast.Binary) and t.op == "=="):
+            return None
+        for a, b in ((t.left, t.right), (t.right, t.left)):
+            if isinstance(a, ast.Attr) and a.name in self.g.attrs and isinstance(a.obj, ast.Name) \
+                    and self.c.p.refs.get(id(a.obj)) == ("local", slot) and not _reads(self.c, b, slot):
+                return a.name, b
+        return None
+
+    def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
+        """The values held whose number of cards passes the test, counted; the value picked: the
+        pick-th such value to come in the zone's order (as `distinct` lists them)."""
+        sc = self.c.source
+        attr = e.seq.args[0].name
+        test = _count_test(self.c, e, inner, attr)
+        if test is None:
+            return None
+        op, k = test
+        slot = self.c.p.slots[id(inner)]
+        var = "_i90001"
+        ok = [True] * self.g.ncards
+        terms: list[ast.Expr] = []
+        _conj(inner.cond, terms)
+        for t in terms:
+            table = sc.card_values(sc.src(t, {slot: var}), var)
+            if table is None:
+                return None
+            ok = [a and bool(b) for a, b in zip(ok, table, strict=True)]
+        values = self.g.attrs[attr]
+        groups: dict = {}
+        for f in self.faces(ok):
+            x = values[self.first[f]]
+            if x is not None:
+                groups.setdefault(x, []).append(f)
+        bound = self.fresh("k")
+        held_of = [" + ".join(f"_qh[{f}]" for f in fs) for fs in groups.values()]
+        if isinstance(k, ast.IntLit) and ((k.value >= 1 and op in (">=", "==")) or (k.value >= 0 and op == ">")):
+            # (a number of cards that passes is not 0: each value's test alone, summed)
+            bound = str(k.value)
+            count = [f"{into} = " + (" + ".join(f"({h} {op} {bound})" for h in held_of) or "0")]
+        else:
+            count = [f"{bound} = {sc.src(k, {})}", f"{into} = 0"]
+            for h in held_of:
+                count += [f"_qm = {h}", f"if _qm and _qm {op} {bound}: {into} += 1"]
+        # Per card: its value if it passes the test and has one, else a mark; per value, its faces.
+        mark = sc.const(sc.shared(("mark",), object))
+        keys = sc.const(tuple(values[c] if ok[c] and values[c] is not None else sc.names[mark]
+                              for c in range(self.g.ncards)))
+        if all(len(fs) == 1 for fs in groups.values()):  # (one face a value: a look-up)
+            held = f"_qh[{sc.const({x: fs[0] for x, fs in groups.items()})}[_qv]]"
+        else:
+            held = f"sum(map(_qh.__getitem__, {sc.const({x: tuple(fs) for x, fs in groups.items()})}[_qv]))"
+        find = [
+            "_x = None", "_qs = []", f"_qk = {pick}",
+            "for _c in st.zones[_qz]:",
+            f"    _qv = {keys}[_c]",
+            f"    if _qv is not {mark} and _qv not in _qs:",
+            "        _qs.append(_qv)",
+            f"        _qm = {held}",
+            f"        if _qm {op} {bound}:",
+            "            if not _qk:",
+            "                _x = _qv",
+            "                break",
+            "            _qk -= 1",
+        ]
+        return count, find
