@@ -18,6 +18,7 @@ machine's own. Games whose rules hold something this writer does not know run on
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from . import ast
@@ -113,6 +114,10 @@ class StraightWriter:
         """A statement's test or argument as the compiler compiled it for the statement's op."""
         return self.c.source.inline(self.c.parts[id(e)])
 
+    def test(self, e: ast.Expr) -> str:
+        """A statement's test (of an `if` or a `while`): only its truth is read."""
+        return _test(self.cond(e))
+
     def ops(self, s: ast.Stmt) -> tuple[object, int, int]:
         return self.c.stmt_ops[id(s)]
 
@@ -137,14 +142,14 @@ class StraightWriter:
         if isinstance(s, ast.If):
             out = []
             for i, (cond, body) in enumerate(s.branches):
-                out.append(f"{ind}{'if' if i == 0 else 'elif'} {self.cond(cond)}:")
+                out.append(f"{ind}{'if' if i == 0 else 'elif'} {self.test(cond)}:")
                 out += self.body(body, ind + "    ") or [ind + "    pass"]
             if s.orelse is not None:
                 out.append(f"{ind}else:")
                 out += self.body(s.orelse, ind + "    ") or [ind + "    pass"]
             return out
         if isinstance(s, ast.While):
-            return [f"{ind}while {self.cond(s.cond)}:", *self.body(s.body, ind + "    "),
+            return [f"{ind}while {self.test(s.cond)}:", *self.body(s.body, ind + "    "),
                     f"{ind}    st.budget -= 1", f"{ind}    if st.budget < 0: st.tick()"]
         if isinstance(s, ast.ForEach):
             # (The machine also keeps the position in a slot of its own: only its steps read it.)
@@ -244,8 +249,8 @@ class StraightWriter:
         if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
             raise NoStraight("a game's end of another shape")
         finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.ops)}", "return"]
-        game_ends = [c.fresh(info) for info in p.game_ends]
-        round_ends = [c.fresh(info) for info in p.round_ends]
+        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
+        round_ends = [_test(c.fresh(info)) for info in p.round_ends]
 
         def ended(when: str, ind: str, turn_only: bool = True) -> list[str]:
             """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
@@ -261,7 +266,7 @@ class StraightWriter:
         # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
         # with its end (a run that stops leaves them to the state the machine goes back to).
         counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
-                    "        st.counts = st.game.no_counts", "", "def _sp_run(st, rec):"]
+                    "        st.counts = []", "", "def _sp_run(st, rec):"]
         checks = [*(f"                if {e}:\n                    what = 'game'; break" for e in game_ends),
                   *(f"                if {e}:\n                    what = 'round'; break" for e in round_ends)]
         lines = [
@@ -409,6 +414,19 @@ class StraightWriter:
             f"{ind}    st.moves += 1; st.budget = st.step_limit",
             *(f"{ind}    {line}" for line in which),
         ]
+
+
+def _test(src: str) -> str:
+    """A test's source where only its truth is read: `True if X else False` (how a value that must
+    be a boolean is written) is X."""
+    try:
+        tree = pyast.parse(src.strip(), mode="eval").body
+    except SyntaxError:
+        return src
+    if isinstance(tree, pyast.IfExp) and isinstance(tree.body, pyast.Constant) and tree.body.value is True \
+            and isinstance(tree.orelse, pyast.Constant) and tree.orelse.value is False:
+        return f"({pyast.get_source_segment(src.strip(), tree.test)})"
+    return src
 
 
 def _unlogged(lines: list[str]) -> list[str]:

@@ -175,12 +175,10 @@ class Game:
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
         # Hands whose cards a straight run counts by face (counts.py): the zone specs, whether each
-        # zone is counted, how many are, State.counts outside a straight run (a none per zone), and
-        # per zone the seats that see a card arriving there.
+        # zone is counted, how many are, and per zone the seats that see a card arriving there.
         self.counted_specs: set[int] = set()
         self.zone_counted: list[bool] = []
         self.count_size = 0
-        self.no_counts: tuple[None, ...] = ()
         self.zone_seen_by: list[int] = []
         self.tails = True  # blocks write short tails in place (codegen.block_function)
         # The name generated code reads a value by (the source compiler's), and this game's block
@@ -222,7 +220,6 @@ class Game:
         self.counted_specs = set(specs)
         self.zone_counted = [spec in self.counted_specs for spec in self.zone_spec]
         self.count_size = sum(self.zone_counted)
-        self.no_counts = (None,) * self.nzones
 
     def count_cards(self, st: State) -> list[list[int] | None]:
         """Per zone, how many cards of each face it holds if it is counted, else None (see

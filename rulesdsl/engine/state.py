@@ -91,8 +91,9 @@ class State:
         # Which cards were last shuffled together: the sets a card's identity may be sampled from.
         self.group = group[:]
         self.shuffles = 0
-        # While a straight run lasts, each counted hand's cards by face (counts.py); else a none per zone.
-        self.counts: list[list[int] | None] | tuple[None, ...] = g.no_counts
+        # While a straight run lasts, per zone its cards by face if it is counted, else None
+        # (counts.py); outside one, empty.
+        self.counts: list[list[int] | None] = []
         self.counters = list(g.counter_init)
         self.vars = list(g.var_init)
         self.rng = seed_state(seed)
@@ -298,7 +299,7 @@ class State:
         s._texts = self._texts
         s.pick = None
         s.stop = -1
-        s.counts = s.game.no_counts
+        s.counts = []
         return s
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
@@ -459,7 +460,7 @@ class State:
         s._texts = None
         s.pick = None
         s.stop = -1
-        s.counts = s.game.no_counts
+        s.counts = []
         return s
 
     # Convenience readers, for tests, bots and the CLI.
@@ -639,12 +640,12 @@ class State:
         else:
             dst.append(c)
         self.loc[c] = zi
-        held = self.counts[src]
-        if held is not None:
-            held[g.card_face[c]] -= 1
-        held = self.counts[zi]
-        if held is not None:
-            held[g.card_face[c]] += 1
+        counts = self.counts
+        if counts:
+            if counts[src] is not None:
+                counts[src][g.card_face[c]] -= 1
+            if counts[zi] is not None:
+                counts[zi][g.card_face[c]] += 1
         m = g.zone_learn[zi]
         if m:
             if m < 0:
@@ -664,7 +665,7 @@ class State:
 
     def _left(self, cards: list[int], zi: int) -> None:
         """Cards taken out of zone zi (its counts, in a straight run, as `_arrive` adds them)."""
-        held = self.counts[zi]
+        held = self.counts[zi] if self.counts else None
         if held is not None:
             face = self.game.card_face
             for c in cards:
@@ -677,7 +678,7 @@ class State:
         loc = self.loc
         for c in cards:
             loc[c] = zi
-        held = self.counts[zi]
+        held = self.counts[zi] if self.counts else None
         if held is not None:
             face = self.game.card_face
             for c in cards:
@@ -715,12 +716,12 @@ class State:
             c = lst.pop()
             self.zones[dst].append(c)
             self.loc[c] = dst
-            held = self.counts[src]
-            if held is not None:
-                held[g.card_face[c]] -= 1
-            held = self.counts[dst]
-            if held is not None:
-                held[g.card_face[c]] += 1
+            counts = self.counts
+            if counts:
+                if counts[src] is not None:
+                    counts[src][g.card_face[c]] -= 1
+                if counts[dst] is not None:
+                    counts[dst][g.card_face[c]] += 1
             m = g.zone_learn[dst]
             if m:
                 if m < 0:
@@ -831,7 +832,7 @@ class State:
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
         counts = self.counts
-        if za != zb and (counts[za] is not None or counts[zb] is not None):
+        if counts and za != zb:
             face = self.game.card_face
             for c, out, into in ((a, za, zb), (b, zb, za)):
                 if counts[out] is not None:
