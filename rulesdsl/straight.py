@@ -240,8 +240,10 @@ class StraightWriter:
         counted = self.counted_options()
         enter = []
         for a, (code, _, slot) in enumerate(g.action_entry):
-            enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-            if counted is not None:
+            if counted is None:
+                enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
+            else:  # the picked action by its place among the options (`_k`: the option's among its own)
+                enter.append("if _k < _n0:" if a == 0 else f"elif (_k := _k - _n{a - 1}) < _n{a}:")
                 enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         main = g.codes[0]
@@ -338,39 +340,46 @@ class StraightWriter:
         writer = CountWriter(c)
         inline = c.source.inline
         sees = c.source.const(g.zone_seen_by)
-        count: list[str] = ["me = st.current"]
+        head: list[str] = ["me = st.current"]
+        fast: list[str] = []  # every counted zone seen: each counted action counted
+        slow: list[str] = []  # else: each zone as it is seen
         pick: list[list[str]] = []
         zones: dict[str, int] = {}  # a zone's source -> the number of its `_qz`, `_qh` and `_qok`
-        any_counted = False
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
             n = f"_n{ai}"
             if a.lead is None:
-                body, found = [f"{n} = 1"], ["_x = None"]
+                quick = body = [f"{n} = 1"]
+                found = ["_x = None"]
             else:
                 domain = info.body[0].domain
                 own = f"_o{ai}"
                 listed = self.listing(domain, c.distinct_fn(a.lead), own, a.nlocals)
                 counted = writer.lines(domain, n, "_k")
                 if counted is not None and "_fail(" not in counted[0]:
-                    any_counted = True
                     zone, counting, finding = counted
                     z = zones.get(zone)
                     if z is None:  # (a zone's index and counts once a turn: it cannot fail)
                         z = zones[zone] = len(zones)
-                        count += [f"_qz{z} = {zone}", f"_qh{z} = st.counts[_qz{z}]",
-                                  f"_qok{z} = _qh{z} is not None and {sees}[_qz{z}] >> me & 1"]
-                    body = [f"if _qok{z}:", f"    _qh = _qh{z}", *("    " + line for line in counting),
-                            f"    {own} = None", "else:", *("    " + line for line in listed), f"    {n} = len({own})"]
+                        head += [f"_qz{z} = {zone}", f"_qh{z} = st.counts[_qz{z}]",
+                                 f"_qok{z} = _qh{z} is not None and {sees}[_qz{z}] >> me & 1"]
+                    quick = [f"_qh = _qh{z}", *counting, f"{own} = None"]
+                    body = [f"if _qok{z}:", *("    " + line for line in quick), "else:",
+                            *("    " + line for line in listed), f"    {n} = len({own})"]
                     found = [f"if {own} is None:", f"    _qz, _qh = _qz{z}, _qh{z}",
                              *("    " + line for line in finding), f"else: _x = {own}[_k]"]
                 else:
-                    body = [*listed, f"{n} = len({own})"]
+                    quick = body = [*listed, f"{n} = len({own})"]
                     found = [f"_x = {own}[_k]"]
-            if a.cond is not None:
-                body = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in body)]
-            count += body
+            for out, lines in ((fast, quick), (slow, body)):
+                if a.cond is not None:
+                    lines = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in lines)]
+                out += lines
             pick.append(found)
-        return (count, pick) if any_counted else None
+        if not zones:
+            return None
+        every = " and ".join(f"_qok{z}" for z in range(len(zones)))
+        return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
+                *("    " + line for line in slow)], pick
 
     def listing(self, domain: ast.Expr, distinct, into: str, nlocals: int) -> list[str]:
         """Lines listing a turn action's options (values) into a new list `into`, as the turn's
@@ -391,16 +400,10 @@ class StraightWriter:
 
     @staticmethod
     def ask_counted(count: list[str], actions: int) -> list[str]:
-        """The turn's question from counted options (see counted_options): the action picked
-        (`_a`) and the place of its option among its own (`_k`)."""
+        """The turn's question from counted options (see counted_options): `_k`, the option picked
+        (the actions' options one after the other)."""
         ind = "                    "
         total = " + ".join(f"_n{a}" for a in range(actions))
-        which = ["_k = _i"]
-        for a in range(actions):
-            if a == 0:
-                which.append("if _k < _n0: _a = 0")
-            else:
-                which.append(f"elif (_k := _k - _n{a - 1}) < _n{a}: _a = {a}")
         return [
             *(ind + line for line in count),
             f"{ind}_nt = {total}",
@@ -411,8 +414,7 @@ class StraightWriter:
             f"{ind}    except BaseException: rec(_FAILED); raise",
             f"{ind}    rec(_i)",
             f"{ind}    if not 0 <= _i < _nt: raise _Bail",
-            f"{ind}    st.moves += 1; st.budget = st.step_limit",
-            *(f"{ind}    {line}" for line in which),
+            f"{ind}    st.moves += 1; st.budget = st.step_limit; _k = _i",
         ]
 
 
