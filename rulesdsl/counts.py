@@ -27,6 +27,7 @@ from __future__ import annotations
 from . import ast
 from .checker import ZONE
 from .codegen import NoSource
+from .domains import conj
 from .engine.state import HAND, HIDDEN
 
 _CMP = {">=", ">", "<=", "<", "==", "!="}
@@ -118,14 +119,14 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
         if _reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
             continue
         terms: list[ast.Expr] = []
-        _conj(w.cond, terms)
+        conj(w.cond, terms)
         w_slot = c.p.slots[id(w)]
         eqs = [t for t in terms if _is_eq(c, t, w_slot, attr, v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in terms if t is not eqs[0]]
         mine: list[ast.Expr] = []
-        _conj(inner.cond, mine)
+        conj(inner.cond, mine)
         in_slot = c.p.slots[id(inner)]
         if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
             continue
@@ -173,16 +174,8 @@ def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
 
 
 def _text(c, t: ast.Expr, slot: int) -> str:
-    """A term's source with the item of slot as `_X`: two terms alike read alike."""
+    """A term's source with the item of slot as one name: two terms alike read alike."""
     return c.source.src(t, {slot: "_i90002"})
-
-
-def _conj(node: ast.Expr, out: list[ast.Expr]) -> None:
-    if isinstance(node, ast.Binary) and node.op == "and":
-        _conj(node.left, out)
-        _conj(node.right, out)
-    else:
-        out.append(node)
 
 
 class CountWriter:
@@ -237,7 +230,7 @@ class CountWriter:
         if where is not None:
             slot = self.c.p.slots[id(where)]
             terms: list[ast.Expr] = []
-            _conj(where.cond, terms)
+            conj(where.cond, terms)
             for t in terms:
                 src = sc.src(t, {slot: var})
                 if not dynamic and eq is None and not _reads_any_local(self.c, t, slot) \
@@ -319,7 +312,7 @@ class CountWriter:
         var = "_i90001"
         ok = [True] * self.g.ncards
         terms: list[ast.Expr] = []
-        _conj(inner.cond, terms)
+        conj(inner.cond, terms)
         for t in terms:
             table = sc.card_values(sc.src(t, {slot: var}), var)
             if table is None:

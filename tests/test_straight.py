@@ -66,19 +66,25 @@ def test_every_game_of_the_repository_plays_straight(path):
     assert straight_playout(rulesdsl.load(ROOT / path)) is not None
 
 
+def same_games(path: str, players: int, seeds: range) -> None:
+    """Each seed's game played straight and on the machine: the same questions, of the same seats
+    (each one's number of options, and who answers), and the same states at the end."""
+    fast, slow = both(path, players)
+    for seed in seeds:
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        pa, calls_a = picker(seed, chooser_of=a)
+        pb, calls_b = picker(seed, chooser_of=b)
+        a.playout(pa, forced=seed % 2 == 0)
+        b.playout(pb, forced=seed % 2 == 0)
+        assert a.is_over and b.is_over
+        assert calls_a == calls_b
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (path, players, seed)
+
+
 @pytest.mark.parametrize("path", GAMES)
 def test_a_straight_run_ends_where_the_machine_ends(path, unguarded):
     for players in player_counts(path):
-        fast, slow = both(path, players)
-        for seed in range(8):
-            a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
-            pa, calls_a = picker(seed, chooser_of=a)
-            pb, calls_b = picker(seed, chooser_of=b)
-            a.playout(pa, forced=seed % 2 == 0)
-            b.playout(pb, forced=seed % 2 == 0)
-            assert a.is_over and b.is_over
-            assert calls_a == calls_b  # the same questions, of the same seats
-            assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (path, players, seed)
+        same_games(path, players, range(8))
 
 
 @pytest.mark.parametrize("path", ENDLESS)
@@ -281,18 +287,8 @@ def test_a_turn_counts_the_options_of_every_form_of_domain_it_can():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_counted_options_are_the_machines_options_and_the_same_game_follows(players, unguarded):
-    # The straight run alone against the machine: the same questions (each one's number of
-    # options, and who answers), the same picks, the same states.
-    fast, slow = both(COUNTED, players)
-    for seed in range(40):
-        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
-        pa, calls_a = picker(seed, chooser_of=a)
-        pb, calls_b = picker(seed, chooser_of=b)
-        a.playout(pa, forced=seed % 2 == 0)
-        b.playout(pb, forced=seed % 2 == 0)
-        assert a.is_over and b.is_over
-        assert calls_a == calls_b
-        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (players, seed)
+    # The straight run alone against the machine: the same questions, picks and states.
+    same_games(COUNTED, players, range(40))
 
 
 @pytest.mark.parametrize("path", [COUNTED, "games/tempurra.rules"])

@@ -640,18 +640,22 @@ class State:
         else:
             dst.append(c)
         self.loc[c] = zi
-        counts = self.counts
-        if counts:
-            if counts[src] is not None:
-                counts[src][g.card_face[c]] -= 1
-            if counts[zi] is not None:
-                counts[zi][g.card_face[c]] += 1
+        if self.counts:
+            self._recount(c, src, zi)
         m = g.zone_learn[zi]
         if m:
             if m < 0:
                 self.known[c] = ~m  # a public zone: everyone
             else:
                 self.known[c] |= m  # a private zone: its owner
+
+    def _recount(self, c: int, src: int, dst: int) -> None:
+        """Card c went from zone src to zone dst in a straight run: their counts, if counted."""
+        counts, face = self.counts, self.game.card_face[c]
+        if counts[src] is not None:
+            counts[src][face] -= 1
+        if counts[dst] is not None:
+            counts[dst][face] += 1
 
     def move_all(self, src: int, zi: int) -> list[int]:
         """Move every card of a stack or hand to another such zone, keeping their order (what
@@ -716,12 +720,8 @@ class State:
             c = lst.pop()
             self.zones[dst].append(c)
             self.loc[c] = dst
-            counts = self.counts
-            if counts:
-                if counts[src] is not None:
-                    counts[src][g.card_face[c]] -= 1
-                if counts[dst] is not None:
-                    counts[dst][g.card_face[c]] += 1
+            if self.counts:
+                self._recount(c, src, dst)
             m = g.zone_learn[dst]
             if m:
                 if m < 0:
@@ -831,14 +831,9 @@ class State:
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
-        counts = self.counts
-        if counts and za != zb:
-            face = self.game.card_face
-            for c, out, into in ((a, za, zb), (b, zb, za)):
-                if counts[out] is not None:
-                    counts[out][face[c]] -= 1
-                if counts[into] is not None:
-                    counts[into][face[c]] += 1
+        if self.counts and za != zb:
+            self._recount(a, za, zb)
+            self._recount(b, zb, za)
         learn = self.game.zone_learn  # what each zone shows: ~mask (everyone), its owner's bit, or 0
         known = self.known
         m = learn[zb]
