@@ -3,12 +3,12 @@
 A turn asks its player to pick among the options of all its actions, and then runs only the action
 picked. Listing the options walks the player's hand for each action that chooses a card or a value
 from it (`serve`, `play`, `skip`: the hand once, with three tests a card). A straight playout
-(straight.py) needs no list, only how many options each action has, and the picked action's own
-list. So while a straight run lasts, the hands such a domain reads keep how many cards of each face
-they hold (`State.counts`, changed by every move of a card into or out of them), each action's
-options are counted from those numbers, and only the picked action's options are listed, by the
-machine's own code, to take the one picked. Nothing changes for the machine: the same options in
-the same order, the same picks.
+(straight.py) needs no list: only how many options each action has, and then the one picked.
+So while a straight run lasts, the hands such a domain reads keep how many cards of each face they
+hold (`State.counts`, changed by every move of a card into or out of them), each action's options
+are counted from those numbers, and the picked option is looked for in the hand, in the order the
+list would have had. Nothing changes for the machine: the same options in the same order, the same
+picks. A `choose` statement over such a hand is counted the same way.
 
 Two forms of domain are counted, over a hand or other `hand`-shaped zone Z whose cards the chooser
 sees (a private zone of the chooser's, or a public one), where C reads the item only through its
@@ -128,7 +128,10 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
         mine: list[ast.Expr] = []
         conj(inner.cond, mine)
         in_slot = c.p.slots[id(inner)]
-        if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
+        try:
+            if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
+                continue
+        except NoSource:
             continue
         if not all(_face_only(c, t, in_slot) and not _reads_any_local(c, t, in_slot) for t in mine):
             continue
