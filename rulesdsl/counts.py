@@ -211,7 +211,9 @@ class CountWriter:
         form = domain_form(self.c, e)
         if form is None:
             return None
-        kind, _, where, zone = form
+        kind, spec, where, zone = form
+        if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
+            return None
         try:
             zi = self.c.zone_src(zone)
             made = self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)

@@ -189,21 +189,21 @@ class StraightWriter:
             raise NoStraight("a choose of another shape")
         listed = [*(ind + line for line in lines[:-3]),
                   f"{ind}if not _v: env[{slot}] = None",
-                f"{ind}else:",
-                f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
-                f"{ind}    st.chooser = _p",
-                f"{ind}    try: _i = st.pick(len(_v))",
-                f"{ind}    except BaseException: rec(_FAILED); raise",
-                f"{ind}    rec(_i)",
-                f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
+                  f"{ind}else:",
+                  f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
+                  f"{ind}    st.chooser = _p",
+                  f"{ind}    try: _i = st.pick(len(_v))",
+                  f"{ind}    except BaseException: rec(_FAILED); raise",
+                  f"{ind}    rec(_i)",
+                  f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
                   f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
         counted = CountWriter(self.c).lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
             return listed
         # Counted (counts.py): the options' number from the counts, the one picked found after.
         zone, count, find = counted
-        head = [line for line in listed if line.startswith(f"{ind}_p = ") or line.startswith(f"{ind}if _p is None")]
-        if len(head) != 2:
+        head = listed[:2]  # who chooses, and that it is someone
+        if not (head[0].startswith(f"{ind}_p = ") and head[1].startswith(f"{ind}if _p is None")):
             return listed
         sees = self.c.source.const(self.g.zone_seen_by)
         pass_ = ["_qcount += 1"] if s.optional else []
@@ -223,7 +223,7 @@ class StraightWriter:
         ]
         return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = st.counts[_qz]",
                 f"{ind}if _qh is not None and {sees}[_qz] >> _p & 1:", *(f"{ind}    {line}" for line in inner),
-                f"{ind}else:", *("    " + line for line in listed if line not in head)]
+                f"{ind}else:", *("    " + line for line in listed[2:])]
 
     # ------------------------------------------------------------ rounds and turns
     def main(self, hooks: dict[str, int]) -> list[str]:

@@ -332,3 +332,29 @@ def test_a_playout_that_stops_in_a_counted_turn_stops_as_the_machine_does():
                 st.playout(pick)
             ends.append((calls[:], [getattr(st, n) for n in WHOLE]))
         assert ends[0] == ends[1]
+
+
+def test_a_choose_over_a_hand_that_no_turn_counts_lists_its_options(unguarded, tmp_path):
+    # Only a turn's domains make a hand counted: a `choose` elsewhere over a hand that no turn
+    # counts lists its options (nothing to count them from), and the game is the machine's.
+    path = tmp_path / "kept.rules"
+    path.write_text("""game "Kept"
+players 2..3
+card gem(size)
+cards in deck { 5 gem(1), 5 gem(2), 5 gem(3) }
+zone deck: stack, hidden
+zone hand per player: hand, private
+zone out: stack, public
+action draw {
+    draw 2 from deck to me.hand
+    choose card in me.hand where card.size > 1 as "drop"
+    move card to out
+}
+action wait { }
+game ends when empty(deck)
+rank by highest count(it.hand)
+""")
+    g = rulesdsl.load(path)
+    assert not g.count_size
+    for players in (2, 3):
+        same_games(str(path), players, range(20))
