@@ -224,9 +224,7 @@ class CountWriter:
         return zi, made[0], made[1]
 
     def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
-        """The faces held that pass the test, counted; the card picked: the first card, in the
-        zone's order, of the pick-th such face to come, or a later one of its face that more
-        players know (as the options list it: Game.distinct_cards)."""
+        """The faces held that pass the test, counted, and the card picked (see `find`)."""
         sc = self.c.source
         var = "_i90001"
         static: list[str] = []  # the tests before any other: worked out now, for every face
@@ -265,6 +263,11 @@ class CountWriter:
                 count += self.c.domains.scalar(v, value, {})
             except NoSource:
                 count.append(f"{v} = {sc.src(value, {})}")
+            if all(len(fs) == 1 for fs in index.values()) and not dynamic:  # (a value, one face: no loop)
+                one = sc.const(sc.shared(("face by", attr, tuple(faces)), lambda: {k: v[0] for k, v in index.items()}))
+                return [*count, f"try: {group} = {one}.get({v})", f"except TypeError: {group} = None",
+                        f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
+                    self.find(f"_qf == {group}", pick)
             count += [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"]
             source, member = group, f"_qf in {group}"
         else:
@@ -277,9 +280,14 @@ class CountWriter:
         else:
             count += [f"{into} = 0", f"for _qf in {source}:", "    if _qh[_qf]:",
                       f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
-        face, known = sc.const(self.g.card_face), "_qn"
-        passes = member if not dynamic else f"{member} and ({var} := _c) is not None and {test}"
-        find = [
+        return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
+
+    def find(self, passes: str, pick: str) -> list[str]:
+        """Lines setting `_x` to the card picked: the first card, in the zone's order, of the
+        pick-th face to come whose card `_c` (face `_qf`) `passes`, or a later one of its face that
+        more players know (as the options list it: Game.distinct_cards)."""
+        face, known = self.c.source.const(self.g.card_face), "_qn"
+        return [
             "_x = None", "_qs = []", f"{known} = st.known",
             "for _c in st.zones[_qz]:",
             f"    _qf = {face}[_c]",
@@ -292,7 +300,6 @@ class CountWriter:
             f"        _qj = {known}[_c]",
             "        if _qj != _qk and _qj.bit_count() > _qk.bit_count(): _x, _qk = _c, _qj",
         ]
-        return count, find
 
     def eq_side(self, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
         """(attr, v) if t is `it.attr == v` (either way round), v not reading the item."""
