@@ -44,6 +44,7 @@ class NoStraight(Exception):
 
 
 _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
+_LIST_NAMES = ("zones", "loc", "known", "counters", "vars")  # the state's lists (see _localized)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -87,7 +88,7 @@ class StraightWriter:
             if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
                 self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def _sp_{code_id}(st, rec{params}):", *lines, ""]
+        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
@@ -328,7 +329,8 @@ class StraightWriter:
             *("        " + line for line in _unlogged(finish)),
             "",
         ]
-        return lines
+        at = lines.index("    env = []")
+        return [*lines[:at], *_localized(lines[at:])]
 
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
@@ -416,6 +418,18 @@ class StraightWriter:
             f"{ind}    if not 0 <= _i < _nt: raise _Bail",
             f"{ind}    st.moves += 1; st.budget = st.step_limit; _k = _i",
         ]
+
+
+def _localized(lines: list[str]) -> list[str]:
+    """A function's body reading the state's lists that it reads more than once by local names
+    (`_Szones`), bound first: they stay the same lists while a run lasts (nothing binds them
+    anew), and a local is quicker to read than a slot."""
+    counts = {name: sum(len(re.findall(rf"\bst\.{name}\b", line)) for line in lines) for name in _LIST_NAMES}
+    names = [name for name, k in counts.items() if k > 1]
+    if not names or any(re.search(rf"\bst\.{name}\s*=[^=]", line) for line in lines for name in names):
+        return lines
+    pattern = re.compile(rf"\bst\.({'|'.join(names)})\b")
+    return [*(f"    _S{name} = st.{name}" for name in names), *(pattern.sub(r"_S\1", line) for line in lines)]
 
 
 def _test(src: str) -> str:
