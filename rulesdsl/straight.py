@@ -44,7 +44,7 @@ class NoStraight(Exception):
 
 
 _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
-_LIST_NAMES = ("zones", "loc", "known", "counters", "vars")  # the state's lists (see _localized)
+_LIST_NAMES = ("zones", "loc", "known", "counters", "vars", "counts")  # the state's lists (see _localized)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
