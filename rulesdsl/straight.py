@@ -44,7 +44,9 @@ class NoStraight(Exception):
 
 
 _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
-_LIST_NAMES = ("zones", "loc", "known", "counters", "vars", "counts")  # the state's lists (see _localized)
+# The state's fields that keep one value while a straight run lasts (see _localized): its lists,
+# which change in place, the pick, and the playout's limit.
+_STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit")
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -421,10 +423,10 @@ class StraightWriter:
 
 
 def _localized(lines: list[str]) -> list[str]:
-    """A function's body reading the state's lists that it reads more than once by local names
-    (`_Szones`), bound first: they stay the same lists while a run lasts (nothing binds them
-    anew), and a local is quicker to read than a slot."""
-    counts = {name: sum(len(re.findall(rf"\bst\.{name}\b", line)) for line in lines) for name in _LIST_NAMES}
+    """A function's body reading the state's steady fields (_STEADY) that it reads more than once
+    by local names (`_Szones`), bound first: nothing binds them anew while a run lasts, and a
+    local is quicker to read than a slot."""
+    counts = {name: sum(len(re.findall(rf"\bst\.{name}\b", line)) for line in lines) for name in _STEADY}
     names = [name for name, k in counts.items() if k > 1]
     if not names or any(re.search(rf"\bst\.{name}\s*=[^=]", line) for line in lines for name in names):
         return lines
