@@ -19,6 +19,7 @@ machine's own. Games whose rules hold something this writer does not know run on
 from __future__ import annotations
 
 import ast as pyast
+import collections
 import re
 
 from . import ast
@@ -47,6 +48,7 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # The state's fields that keep one value while a straight run lasts (see _localized): its lists,
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit")
+_TABLE = re.compile(r"\b_k\d+\b")
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -428,10 +430,20 @@ def _localized(lines: list[str]) -> list[str]:
     local is quicker to read than a slot."""
     counts = {name: sum(len(re.findall(rf"\bst\.{name}\b", line)) for line in lines) for name in _STEADY}
     names = [name for name, k in counts.items() if k > 1]
-    if not names or any(re.search(rf"\bst\.{name}\s*=[^=]", line) for line in lines for name in names):
+    if any(re.search(rf"\bst\.{name}\s*=[^=]", line) for line in lines for name in names):
+        names = []
+    # (and the generated code's constant tables it reads more than twice: `_k33` a global, `_K33` a local)
+    tables = collections.Counter(m for line in lines for m in _TABLE.findall(line))
+    consts = sorted(name for name, k in tables.items() if k > 2)
+    if not names and not consts:
         return lines
-    pattern = re.compile(rf"\bst\.({'|'.join(names)})\b")
-    return [*(f"    _S{name} = st.{name}" for name in names), *(pattern.sub(r"_S\1", line) for line in lines)]
+    fields = re.compile(rf"\bst\.({'|'.join(names)})\b") if names else None
+
+    def local(m: re.Match) -> str:
+        return "_K" + m[0][2:] if m[0] in consts else m[0]
+
+    lines = [_TABLE.sub(local, fields.sub(r"_S\1", line) if fields else line) for line in lines]
+    return [*(f"    _S{name} = st.{name}" for name in names), *(f"    _K{c[2:]} = {c}" for c in consts), *lines]
 
 
 def _test(src: str) -> str:
