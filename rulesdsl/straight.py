@@ -334,7 +334,15 @@ class StraightWriter:
             "",
         ]
         at = lines.index("    env = []")
-        return [*lines[:at], *_localized(lines[at:])]
+        body = _localized(lines[at:])
+        # The seat whose turn it is, too: only the turn's start sets it.
+        advance = "                        st.current = _w"
+        if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
+            body = ["    _Scur = st.current",
+                    *(advance.replace("= _w", "= _Scur = _w") if line == advance
+                      else re.sub(r"\bst\.current\b", "_Scur", line)
+                      for line in body)]
+        return [*lines[:at], *body]
 
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
