@@ -344,7 +344,6 @@ class StraightWriter:
                       for line in body)]
         return [*lines[:at], *body]
 
-
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number
         of options, read from the counts where its domain allows (else listed, into `_o{a}`), and
