@@ -772,7 +772,7 @@ class Compiler:
     def _count_src(self, c: str, z: str, sign: str, each: bool = False) -> list[str]:
         """Lines keeping a straight run's counts of a counted hand's cards (State.counts, see
         counts.py) as card c (or, with `each`, every card of list c) leaves (-) or enters (+)
-        zone z (a number, or a name holding one). None for a zone known here not to be counted."""
+        zone z (a number, or a name holding one); none for a zone known here not to be counted."""
         g = self.g
         if not g.count_size or (z.isdigit() and not g.zone_counted[int(z)]):
             return []
