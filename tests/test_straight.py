@@ -358,3 +358,21 @@ rank by highest count(it.hand)
     assert not g.count_size
     for players in (2, 3):
         same_games(str(path), players, range(20))
+
+
+def test_a_hand_whose_owner_does_not_know_a_card_is_listed_not_counted(unguarded):
+    # Not so in a game the engine played, but a loaded state may say it: the owner of a hand does
+    # not know its cards. Each such card is then an option of its own, so that hand's options are
+    # listed (counted, cards of a face would be one option): the same game as the machine's.
+    fast, slow = both("games/tempurra.rules", 4)
+    for seed in range(12):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        for st in (a, b):
+            for c in st.zones[fast.zone_index("hand", (seed + 1) % 4)]:
+                st.known[c] = 0
+        pa, calls_a = picker(seed, chooser_of=a)
+        pb, calls_b = picker(seed, chooser_of=b)
+        a.playout(pa)
+        b.playout(pb)
+        assert calls_a == calls_b
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed

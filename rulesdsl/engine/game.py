@@ -223,18 +223,23 @@ class Game:
 
     def count_cards(self, st: State) -> list[list[int] | None]:
         """Per zone, how many cards of each face it holds if it is counted, else None (see
-        State.counts), worked out anew."""
+        State.counts), worked out anew. A zone holding a card that one of those who see its
+        cards does not know (not so in a game the engine played, but a state can be loaded) is
+        not counted: its options are listed."""
         counts: list[list[int] | None] = []
-        face, nfaces = self.card_face, len(self.face_text)
+        face, nfaces, known = self.card_face, len(self.face_text), st.known
         for zi, counted in enumerate(self.zone_counted):
+            held: list[int] | None = None
             if counted:
                 held = [0] * nfaces
+                seen = self.zone_seen_by[zi]
                 for c in st.zones[zi]:
                     if c is not None:
+                        if known[c] & seen != seen:
+                            held = None
+                            break
                         held[face[c]] += 1
-                counts.append(held)
-            else:
-                counts.append(None)
+            counts.append(held)
         return counts
 
     # ------------------------------------------------------------ making states
