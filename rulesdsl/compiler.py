@@ -459,7 +459,7 @@ class Compiler:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
-        inline, const = self.source.inline, self.source.const
+        inline = self.source.inline
         lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
@@ -477,18 +477,7 @@ class Compiler:
             if a.lead is None:
                 body.append(f"{ind}opts.append(({ai}, None))")
             else:
-                fn = self.distinct_fn(a.lead)
-                try:  # loops that filter, merge and append as they go
-                    body += [ind + line for line in self.domains.options(info.body[0].domain, fn, "me", "opts",
-                                                                         f"({ai}, {{v}})")]
-                except NoSource:
-                    # An empty domain has no options: no call to sort out duplicates.
-                    body.append(f"{ind}_d = {inline(a.lead.domain)}")
-                    if fn is distinct_plain:
-                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in dict.fromkeys(_d) "
-                                    "if _v is not None])")
-                    else:
-                        body.append(f"{ind}if _d: opts.extend([({ai}, _v) for _v in {const(fn)}(st, _d, me)])")
+                body += [ind + line for line in self.lead_options(a, info, "opts", f"({ai}, {{v}})")]
             if any("env" in line for line in body):
                 lines.append(f"    env = {env_list([], a.nlocals)}")
             lines.extend("    " + line for line in body)
@@ -502,6 +491,20 @@ class Compiler:
         exec(code, self.source.names, scope)
         self.turn_option_lines = lines
         return scope["turn_options"]
+
+    def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
+        """Lines appending to list `target` the options of an action's leading choose, each as
+        `item` (a format with {v}) makes it, in the turn's order (for the turn's options, and the
+        straight writer's picked action)."""
+        fn = self.distinct_fn(a.lead)
+        try:  # loops that filter, merge and append as they go
+            return self.domains.options(info.body[0].domain, fn, "me", target, item)
+        except NoSource:
+            # An empty domain has no options: no call to sort out duplicates.
+            each = f"[{item.format(v='_v')} for _v in " + (
+                "dict.fromkeys(_d) if _v is not None]" if fn is distinct_plain
+                else f"{self.source.const(fn)}(st, _d, me)]")
+            return [f"_d = {self.source.inline(a.lead.domain)}", f"if _d: {target}.extend({each})"]
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may

@@ -23,9 +23,8 @@ import collections
 import re
 
 from . import ast
-from .codegen import NoSource, env_list
+from .codegen import env_list
 from .counts import CountWriter
-from .engine.game import distinct_plain
 from .engine.state import _FAILED, PLAIN
 
 
@@ -366,7 +365,7 @@ class StraightWriter:
             else:
                 domain = info.body[0].domain
                 own = f"_o{ai}"
-                listed = self.listing(domain, c.distinct_fn(a.lead), own, a.nlocals)
+                listed = [f"{own} = []", *c.lead_options(a, info, own, "{v}")]
                 counted = writer.lines(domain, n, "_k")
                 if counted is not None and "_fail(" not in counted[0]:
                     zone, counting, finding = counted
@@ -386,6 +385,8 @@ class StraightWriter:
             for out, lines in ((fast, quick), (slow, body)):
                 if a.cond is not None:
                     lines = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in lines)]
+                if any("env" in line for line in lines):  # (the action's locals, as the turn's options)
+                    lines = [f"env = {env_list([], a.nlocals)}", *lines]
                 out += lines
             pick.append(found)
         if not zones:
@@ -393,23 +394,6 @@ class StraightWriter:
         every = " and ".join(f"_qok{z}" for z in range(len(zones)))
         return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
                 *("    " + line for line in slow)], pick
-
-    def listing(self, domain: ast.Expr, distinct, into: str, nlocals: int) -> list[str]:
-        """Lines listing a turn action's options (values) into a new list `into`, as the turn's
-        options list them (Compiler._turn_options_fn)."""
-        c = self.c
-        lines = [f"{into} = []"]
-        try:
-            lines += c.domains.options(domain, distinct, "me", into, "{v}")
-        except NoSource:
-            lines.append(f"_d = {c.source.inline(c.expr(domain))}")
-            if distinct is distinct_plain:
-                lines.append(f"if _d: {into} += [_v for _v in dict.fromkeys(_d) if _v is not None]")
-            else:
-                lines.append(f"if _d: {into} += {c.source.const(distinct)}(st, _d, me)")
-        if any("env" in line for line in lines):
-            lines.insert(0, f"env = {env_list([], nlocals)}")
-        return lines
 
     @staticmethod
     def ask_counted(count: list[str], actions: int) -> list[str]:
