@@ -855,18 +855,17 @@ class Compiler:
             if not fast or (a.isdigit() and d.isdigit() and a == d):
                 return lines + [call]
             return lines + [f"if _z != _d and {' and '.join(fast)}:",
-                            *(f"    {line}" for line in self._spill_src("_z", d if d.isdigit() else "_d", seen,
-                                                                      a if a.isdigit() else "_z")),
+                            *(f"    {line}" for line in self._spill_src(a if a.isdigit() else "_z",
+                                                                      d if d.isdigit() else "_d", seen)),
                             f"else: {call}"]
 
         b.emit(op, s.span, PLAIN, source)
 
-    def _spill_src(self, a: str, d: str, seen: bool = False, counted: str | None = None) -> list[str]:
+    def _spill_src(self, a: str, d: str, seen: bool = False) -> list[str]:
         """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
         onto d in their order, and d teaches what it shows (known here if d is a number), unless
-        they come from a public zone (`seen`): everyone knows them already. `counted`: zone a as
-        the counts see it, when a is a name for a number known here."""
-        each = [*self._arrive_src("_l", d, seen), *self._count_src("_l", counted or a, "-", True),
+        they come from a public zone (`seen`): everyone knows them already."""
+        each = [*self._arrive_src("_l", d, seen), *self._count_src("_l", a, "-", True),
                 *self._count_src("_l", d, "+", True)]
         return [f"_l = st.zones[{a}]", "if _l:", *(f"    {line}" for line in each),
                 f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
