@@ -139,16 +139,23 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
     return None
 
 
+def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
+    """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot and v an
+    expression that does not read it."""
+    if not (isinstance(t, ast.Binary) and t.op == "=="):
+        return None
+    for a, b in ((t.left, t.right), (t.right, t.left)):
+        if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and not _reads(c, b, slot):
+            return a.name, b
+    return None
+
+
 def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
     """`it.attr == v` (either way round), `it` the item of slot and v the local v_slot?"""
-    if not (isinstance(t, ast.Binary) and t.op == "=="):
-        return False
-    for a, b in ((t.left, t.right), (t.right, t.left)):
-        if isinstance(a, ast.Attr) and a.name == attr and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and isinstance(b, ast.Name) \
-                and c.p.refs.get(id(b)) == ("local", v_slot):
-            return True
-    return False
+    side = _eq_side(c, t, slot)
+    return side is not None and side[0] == attr and isinstance(side[1], ast.Name) \
+        and c.p.refs.get(id(side[1])) == ("local", v_slot)
 
 
 def _reads(c, e: ast.Expr, slot: int) -> bool:
@@ -198,9 +205,9 @@ class CountWriter:
         self.n += 1
         return f"_q{stem}{self.n}"
 
-    def faces(self, keep: list[bool]) -> list[int]:
-        """The faces, in order, whose cards pass `keep` (a truth value per card)."""
-        return [f for f, card in enumerate(self.first) if keep[card]]
+    def faces(self, tests: list[list]) -> list[int]:
+        """The faces, in order, whose cards pass all `tests` (each a value per card, true or not)."""
+        return [f for f, card in enumerate(self.first) if all(t[card] for t in tests)]
 
     def lines(self, e: ast.Expr, into: str, pick: str, env: bool = False) -> tuple[str, list[str], list[str]] | None:
         """(zone, count, find) for domain e, or None if it is not counted. `zone` is the source of
@@ -227,7 +234,7 @@ class CountWriter:
         """The faces held that pass the test, counted, and the card picked (see `find`)."""
         sc = self.c.source
         var = "_i90001"
-        static: list[str] = []  # the tests before any other: worked out now, for every face
+        static: list[list] = []  # the tests before any other: worked out now, for every card
         eq: tuple[str, ast.Expr] | None = None  # then `it.attr == v`: the faces whose attr is v
         dynamic: list[str] = []  # the rest, in their order, for each face held
         if where is not None:
@@ -236,19 +243,17 @@ class CountWriter:
             conj(where.cond, terms)
             for t in terms:
                 src = sc.src(t, {slot: var})
-                if not dynamic and eq is None and not _reads_any_local(self.c, t, slot) \
-                        and sc.card_values(src, var) is not None:
-                    static.append(src)
+                table = None if dynamic or eq is not None or _reads_any_local(self.c, t, slot) \
+                    else sc.card_values(src, var)
+                if table is not None:
+                    static.append(table)
                     continue
-                side = self.eq_side(t, slot) if not dynamic and eq is None else None
+                side = _eq_side(self.c, t, slot) if not dynamic and eq is None else None
                 if side is not None:
                     eq = side
                     continue
                 dynamic.append(src)
-        ok = [True] * self.g.ncards
-        for src in static:
-            ok = [a and bool(b) for a, b in zip(ok, sc.card_values(src, var), strict=True)]
-        faces = self.faces(ok)
+        faces = self.faces(static)
         test = " and ".join(f"({s})" for s in dynamic)
         count: list[str] = []
         if eq is not None:
@@ -256,8 +261,6 @@ class CountWriter:
             index: dict = {}
             for f in faces:
                 index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
-            table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
-                                       lambda: {k: tuple(v) for k, v in index.items()}))
             group, v = self.fresh("f"), self.fresh("v")
             try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
                 count += self.c.domains.scalar(v, value, {})
@@ -268,6 +271,8 @@ class CountWriter:
                 return [*count, f"try: {group} = {one}.get({v})", f"except TypeError: {group} = None",
                         f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
                     self.find(f"_qf == {group}", pick)
+            table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
+                                       lambda: {k: tuple(v) for k, v in index.items()}))
             count += [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"]
             source, member = group, f"_qf in {group}"
         else:
@@ -301,16 +306,6 @@ class CountWriter:
             "        if _qj != _qk and _qj.bit_count() > _qk.bit_count(): _x, _qk = _c, _qj",
         ]
 
-    def eq_side(self, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
-        """(attr, v) if t is `it.attr == v` (either way round), v not reading the item."""
-        if not (isinstance(t, ast.Binary) and t.op == "=="):
-            return None
-        for a, b in ((t.left, t.right), (t.right, t.left)):
-            if isinstance(a, ast.Attr) and a.name in self.g.attrs and isinstance(a.obj, ast.Name) \
-                    and self.c.p.refs.get(id(a.obj)) == ("local", slot) and not _reads(self.c, b, slot):
-                return a.name, b
-        return None
-
     def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
         """The values held whose number of cards passes the test, counted; the value picked: the
         pick-th such value to come in the zone's order (as `distinct` lists them)."""
@@ -322,17 +317,14 @@ class CountWriter:
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"
-        ok = [True] * self.g.ncards
         terms: list[ast.Expr] = []
         conj(inner.cond, terms)
-        for t in terms:
-            table = sc.card_values(sc.src(t, {slot: var}), var)
-            if table is None:
-                return None
-            ok = [a and bool(b) for a, b in zip(ok, table, strict=True)]
+        tests = [sc.card_values(sc.src(t, {slot: var}), var) for t in terms]
+        if None in tests:
+            return None
         values = self.g.attrs[attr]
         groups: dict = {}
-        for f in self.faces(ok):
+        for f in self.faces(tests):
             x = values[self.first[f]]
             if x is not None:
                 groups.setdefault(x, []).append(f)
@@ -348,7 +340,7 @@ class CountWriter:
                 count += [f"_qm = {h}", f"if _qm and _qm {op} {bound}: {into} += 1"]
         # Per card: its value if it passes the test and has one, else a mark; per value, its faces.
         mark = sc.const(sc.shared(("mark",), object))
-        keys = sc.const(tuple(values[c] if ok[c] and values[c] is not None else sc.names[mark]
+        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else sc.names[mark]
                               for c in range(self.g.ncards)))
         if all(len(fs) == 1 for fs in groups.values()):  # (one face a value: a look-up)
             held = f"_qh[{sc.const({x: fs[0] for x, fs in groups.items()})}[_qv]]"

@@ -61,6 +61,7 @@ class StraightWriter:
         self.g = compiler.g
         self.p = compiler.p
         self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
+        self.counts = CountWriter(compiler)  # domains counted from hands counted by face
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
@@ -201,7 +202,7 @@ class StraightWriter:
                   f"{ind}    rec(_i)",
                   f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
                   f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
-        counted = CountWriter(self.c).lines(s.domain, "_qcount", "_k", env=True)
+        counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
             return listed
         # Counted (counts.py): the options' number from the counts, the one picked found after.
@@ -349,7 +350,7 @@ class StraightWriter:
         per action the lines that find its picked option `_x` (the `_k`-th of its own) once it is
         picked. None if no action's options can be counted: the turn lists them all."""
         c, g = self.c, self.g
-        writer = CountWriter(c)
+        writer = self.counts
         inline = c.source.inline
         sees = c.source.const(g.zone_seen_by)
         head: list[str] = ["me = st.current"]
