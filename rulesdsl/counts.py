@@ -2,7 +2,7 @@
 
 A turn asks its player to pick among the options of all its actions, and then runs only the action
 picked. Listing the options walks the player's hand for each action that chooses a card or a value
-from it (`serve`, `play`, `skip`: the hand once, with three tests a card). A straight playout
+from it (three such actions: the hand once, with three tests a card). A straight playout
 (straight.py) needs no list: only how many options each action has, and then the one picked.
 So while a straight run lasts, the hands such a domain reads keep how many cards of each face they
 hold (`State.counts`, changed by every move of a card into or out of them), each action's options
