@@ -290,7 +290,8 @@ class CountWriter:
     def find(self, passes: str, pick: str) -> list[str]:
         """Lines setting `_x` to the card picked: the first card, in the zone's order, of the
         pick-th face to come whose card `_c` (face `_qf`) `passes`, or a later one of its face that
-        more players know (as the options list it: Game.distinct_cards)."""
+        more players know (as the options list it: Game.distinct_cards). The walk stops at the last
+        card of the picked face (`_qr`: how many are still to come, from the counts `_qh`)."""
         face, known = self.c.source.const(self.g.card_face), "_qn"
         return [
             "_x = None", "_qs = []", f"{known} = st.known",
@@ -300,10 +301,14 @@ class CountWriter:
             f"        if _qf not in _qs and {passes}:",
             f"            if len(_qs) == {pick}:",
             f"                _x, _qp, _qk = _c, _qf, {known}[_c]",
+            "                _qr = _qh[_qf] - 1",
+            "                if not _qr: break",
             "            else: _qs.append(_qf)",
             "    elif _qf == _qp:",
             f"        _qj = {known}[_c]",
             "        if _qj != _qk and _qj.bit_count() > _qk.bit_count(): _x, _qk = _c, _qj",
+            "        _qr -= 1",
+            "        if not _qr: break",
         ]
 
     def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
