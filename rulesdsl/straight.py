@@ -46,7 +46,7 @@ class NoStraight(Exception):
 _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # The state's fields that keep one value while a straight run lasts (see _localized): its lists,
 # which change in place, the pick, and the playout's limit.
-_STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit")
+_STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
@@ -197,10 +197,10 @@ class StraightWriter:
                   f"{ind}else:",
                   f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
                   f"{ind}    st.chooser = _p",
-                  f"{ind}    try: _i = st.pick(len(_v))",
-                  f"{ind}    except BaseException: rec(_FAILED); raise",
+                  f"{ind}    _nv = len(_v)",
+                  *(f"{ind}    {line}" for line in _asked("_i", "_nv")),
                   f"{ind}    rec(_i)",
-                  f"{ind}    if not 0 <= _i < len(_v): raise _Bail",
+                  f"{ind}    if not 0 <= _i < _nv: raise _Bail",
                   f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
@@ -219,8 +219,7 @@ class StraightWriter:
             "else:",
             "    if st.moves == st.stop: raise _Bail",
             "    st.chooser = _p",
-            "    try: _k = st.pick(_qcount)",
-            "    except BaseException: rec(_FAILED); raise",
+            *("    " + line for line in _asked("_k", "_qcount")),
             "    rec(_k)",
             "    if not 0 <= _k < _qcount: raise _Bail",
             *("    " + line for line in found),
@@ -274,12 +273,22 @@ class StraightWriter:
         # with its end (a run that stops leaves them to the state the machine goes back to).
         counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
                     "        st.counts = []", "", "def _sp_run(st, rec):"]
-        checks = [*(f"                if {e}:\n                    what = 'game'; break" for e in game_ends),
-                  *(f"                if {e}:\n                    what = 'round'; break" for e in round_ends)]
+        checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
+        # A game's end that reads nothing but counters and variables is tested again after a turn
+        # only if one of them changed: a copy of the lists, compared at C speed, stands for a test
+        # that most turns would find false again.
+        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in p.vars))
+        if watched and game_ends:
+            changed = " or ".join(f"st.{name} != _seen_{name}" for name in watched)
+            checks = [f"                if {changed}:",
+                      *(f"                    _seen_{name} = st.{name}[:]" for name in watched),
+                      *("    " + line for check in checks for line in check.split("\n"))]
+        checks += [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
         lines = [
             "def _sp_main(st, rec):",
             *(counting if g.count_size else []),
             "    env = []",
+            *(f"    _seen_{name} = None" for name in watched),
             "    resumed = True",  # the straight run begins at a turn's decision
             "    while True:",  # a round
             "        try:",
@@ -309,10 +318,10 @@ class StraightWriter:
                 "                    if _v:",
                 "                        if st.moves == st.stop: raise _Bail",
                 "                        st.chooser = st.current",
-                "                        try: _i = st.pick(len(_v))",
-                "                        except BaseException: rec(_FAILED); raise",
+                "                        _nv = len(_v)",
+                *("                        " + line for line in _asked("_i", "_nv")),
                 "                        rec(_i)",
-                "                        if not 0 <= _i < len(_v): raise _Bail",
+                "                        if not 0 <= _i < _nv: raise _Bail",
                 "                        st.moves += 1; st.budget = st.step_limit",
                 "                        _a, _x = _v[_i]"]),
             *("                        " + line for line in enter),
@@ -408,12 +417,23 @@ class StraightWriter:
             f"{ind}if _nt:",
             f"{ind}    if st.moves == st.stop: raise _Bail",
             f"{ind}    st.chooser = st.current",
-            f"{ind}    try: _i = st.pick(_nt)",
-            f"{ind}    except BaseException: rec(_FAILED); raise",
+            *(f"{ind}    {line}" for line in _asked("_i", "_nt")),
             f"{ind}    rec(_i)",
             f"{ind}    if not 0 <= _i < _nt: raise _Bail",
             f"{ind}    st.moves += 1; st.budget = st.step_limit; _k = _i",
         ]
+
+
+def _asked(var: str, n: str) -> list[str]:
+    """Lines setting `var` to the pick among `n` options (a name): `st.pick(n)`, or the same
+    number drawn here if the pick is a `random.Random`'s randrange (State.draw, random_draw)."""
+    return ["try:",
+            f"    if st.draw is None: {var} = st.pick({n})",
+            f"    elif {n} == st.free: {var} = 0",  # (`forced=False`: one option is not asked)
+            "    else:",
+            f"        {var} = st.draw({n}.bit_length())",
+            f"        while {var} >= {n}: {var} = st.draw({n}.bit_length())",
+            "except BaseException: rec(_FAILED); raise"]
 
 
 def _localized(lines: list[str]) -> list[str]:
@@ -449,6 +469,33 @@ def _test(src: str) -> str:
             and isinstance(tree.orelse, pyast.Constant) and tree.orelse.value is False:
         return f"({pyast.get_source_segment(src.strip(), tree.test)})"
     return src
+
+
+def _steady_reads(tests: list[str], mutable_vars: bool) -> list[str]:
+    """The state's lists that the tests read (`counters`, `vars`), if they read nothing else that
+    may change: no zone, seat, turn or call but `_fail` (which raises), and no variable if one may
+    hold a list, which could change in place. Else no list."""
+    read: set[str] = set()
+    for src in tests:
+        try:
+            tree = pyast.parse(src.strip(), mode="eval")
+        except SyntaxError:
+            return []
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.Attribute):
+                if not (isinstance(node.value, pyast.Name) and node.value.id == "st"
+                        and node.attr in ("counters", "vars") and not (node.attr == "vars" and mutable_vars)):
+                    return []
+                read.add(node.attr)
+            elif isinstance(node, pyast.Call):
+                if not (isinstance(node.func, pyast.Name) and node.func.id == "_fail"):
+                    return []
+            elif isinstance(node, pyast.Name):
+                if node.id not in ("st", "_fail") and not _TABLE.fullmatch(node.id):
+                    return []
+            elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)):
+                return []
+    return sorted(read)
 
 
 def _unlogged(lines: list[str]) -> list[str]:

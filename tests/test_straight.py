@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.engine.state import State
+from rulesdsl.engine.state import State, random_draw
 from rulesdsl.straight import straight_playout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +89,34 @@ def same_games(path: str, players: int, seeds: range, prepare=None) -> None:
 def test_a_straight_run_ends_where_the_machine_ends(path, unguarded):
     for players in player_counts(path):
         same_games(path, players, range(8))
+
+
+@pytest.mark.parametrize("path", GAMES + ["tests/data/counted.rules"])
+def test_a_generators_randrange_drawn_by_the_run_itself_plays_the_machines_game(path, unguarded):
+    # A pick that is a random.Random's randrange: the straight run draws its numbers itself
+    # (State.draw), forced or not; the machine asks randrange. The same games, and the generators
+    # left in the same state.
+    fast, slow = both(path)
+    for seed in range(6):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        ra, rb = random.Random(seed), random.Random(seed)
+        a.playout(ra.randrange, forced=seed % 2 == 0)
+        b.playout(rb.randrange, forced=seed % 2 == 0)
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], (path, seed)
+        assert ra.getstate() == rb.getstate()
+        assert a.draw is None and a.free == 0  # (only while the run lasts)
+
+
+def test_only_a_random_generators_own_randrange_is_drawn_in_place():
+    rng = random.Random(1)
+
+    class Other(random.Random):
+        def getrandbits(self, k: int) -> int:
+            return 0
+
+    assert random_draw(rng.randrange) == rng.getrandbits
+    for pick in (rng.randint, lambda n: rng.randrange(n), Other(1).randrange, len, 3):
+        assert random_draw(pick) is None
 
 
 @pytest.mark.parametrize("path", ENDLESS)

@@ -8,6 +8,7 @@ locals). So a state mid-action is still data: `clone()` copies lists, `to_json()
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -79,6 +80,7 @@ class State:
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop", "counts",
+        "draw", "free",
     )
 
     def __init__(self, game: Game, seed: int, log: bool = True):
@@ -120,6 +122,11 @@ class State:
         # a decision then answers it itself.
         self.pick: Callable[[int], int] | None = None
         self.stop = -1
+        # While a straight run lasts, if the pick is a `random.Random`'s randrange: that generator's
+        # getrandbits, which the run calls itself for the same numbers (see random_draw), and 1 if
+        # a decision with one option is not asked (`forced=False`), else 0.
+        self.draw: Callable[[int], int] | None = None
+        self.free = 0
         self._run()
 
     # ------------------------------------------------------------ the public API
@@ -223,10 +230,12 @@ class State:
                         self._advance(self._picked())
                     self.stop = stop
                     if not self.over and self.moves != stop:
+                        self.draw, self.free = random_draw(pick), 0 if forced else 1
                         self._straight(straight)
             finally:
                 self.pick = None
                 self.stop = -1
+                self.draw, self.free = None, 0
         return self.moves - start
 
     def _straight(self, run: Callable) -> None:
@@ -300,6 +309,8 @@ class State:
         s.pick = None
         s.stop = -1
         s.counts = []
+        s.draw = None
+        s.free = 0
         return s
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
@@ -461,6 +472,8 @@ class State:
         s.pick = None
         s.stop = -1
         s.counts = []
+        s.draw = None
+        s.free = 0
         return s
 
     # Convenience readers, for tests, bots and the CLI.
@@ -868,7 +881,32 @@ class State:
 
 # What a straight run's failure puts back from the copy taken where it began (not the game, the
 # playout's pick and stop, and the step budget, which a copy does not keep).
-_RESTORED = tuple(n for n in State.__slots__ if n not in ("game", "pick", "stop", "budget"))
+_RESTORED = tuple(n for n in State.__slots__ if n not in ("game", "pick", "stop", "budget", "draw", "free"))
+
+
+def random_draw(pick: Callable) -> Callable[[int], int] | None:
+    """`pick`'s generator's getrandbits if `pick` is the randrange of a `random.Random` (not a
+    subclass, which may draw otherwise), else None. randrange(n) is then getrandbits(k) for k the
+    bits of n, drawn again while it is n or more; a straight run draws so itself and saves two
+    Python calls a decision. Checked once against this Python's randrange: if they differ, None."""
+    owner = getattr(pick, "__self__", None)
+    if type(owner) is not random.Random or getattr(pick, "__func__", None) is not random.Random.randrange:
+        return None
+    global _DRAWS_AS_RANDRANGE
+    if _DRAWS_AS_RANDRANGE is None:
+        a, b = random.Random(2026), random.Random(2026)
+
+        def drawn(n: int) -> int:
+            i = b.getrandbits(n.bit_length())
+            while i >= n:
+                i = b.getrandbits(n.bit_length())
+            return i
+
+        _DRAWS_AS_RANDRANGE = all(a.randrange(n) == drawn(n) for n in (*range(1, 70), 1000, 4097) * 3)
+    return owner.getrandbits if _DRAWS_AS_RANDRANGE else None
+
+
+_DRAWS_AS_RANDRANGE: bool | None = None
 
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
 
