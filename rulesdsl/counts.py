@@ -290,7 +290,8 @@ class CountWriter:
     def passes(self, held: str, op: str, k: int) -> str:
         """1 if a number of cards `held` (an expression) passes `op k`, else 0, looked up in a table
         by that number (at most the game's cards): ints summed at the interpreter's int speed,
-        where `(held op k)` gives bools, which add up the slow way (Tempurra's playouts: 4% faster)."""
+        where `(held op k)` gives bools, which add up the slow way (a playout that counts six
+        faces a turn: 4% faster)."""
         test = {">": int.__gt__, ">=": int.__ge__, "==": int.__eq__}[op]
         sc = self.c.source
         table = sc.shared(("passes", op, k), lambda: tuple(int(test(n, k)) for n in range(self.g.ncards + 1)))

@@ -195,13 +195,9 @@ class StraightWriter:
         listed = [*(ind + line for line in lines[:-3]),
                   f"{ind}if not _v: env[{slot}] = None",
                   f"{ind}else:",
-                  f"{ind}    if st.moves == st.stop: raise _Bail",  # (the playout's limit: the machine stops there)
-                  f"{ind}    st.chooser = _p",
                   f"{ind}    _nv = len(_v)",
-                  *(f"{ind}    {line}" for line in _asked("_i", "_nv")),
-                  f"{ind}    rec(_i)",
-                  f"{ind}    if not 0 <= _i < _nv: raise _Bail",
-                  f"{ind}    env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit"]
+                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p")),
+                  f"{ind}    env[{slot}] = _v[_i]; st.budget = st.step_limit"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
             return listed
@@ -217,13 +213,9 @@ class StraightWriter:
             *count, *pass_,
             f"if not _qcount: env[{slot}] = None",
             "else:",
-            "    if st.moves == st.stop: raise _Bail",
-            "    st.chooser = _p",
-            *("    " + line for line in _asked("_k", "_qcount")),
-            "    rec(_k)",
-            "    if not 0 <= _k < _qcount: raise _Bail",
+            *("    " + line for line in _asked("_k", "_qcount", "_p")),
             *("    " + line for line in found),
-            f"    env[{slot}] = _x; st.moves += 1; st.budget = st.step_limit",
+            f"    env[{slot}] = _x; st.budget = st.step_limit",
         ]
         return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = st.counts[_qz]",
                 f"{ind}if _qh is not None and {sees}[_qz] >> _p & 1:", *(f"{ind}    {line}" for line in inner),
@@ -316,13 +308,9 @@ class StraightWriter:
                 *("                    " + line[4:] for line in options[1:-1]),
                 "                    _v = opts",
                 "                    if _v:",
-                "                        if st.moves == st.stop: raise _Bail",
-                "                        st.chooser = st.current",
                 "                        _nv = len(_v)",
-                *("                        " + line for line in _asked("_i", "_nv")),
-                "                        rec(_i)",
-                "                        if not 0 <= _i < _nv: raise _Bail",
-                "                        st.moves += 1; st.budget = st.step_limit",
+                *("                        " + line for line in _asked("_i", "_nv", "st.current")),
+                "                        st.budget = st.step_limit",
                 "                        _a, _x = _v[_i]"]),
             *("                        " + line for line in enter),
             "                except _End as e:",
@@ -415,25 +403,31 @@ class StraightWriter:
             *(ind + line for line in count),
             f"{ind}_nt = {total}",
             f"{ind}if _nt:",
-            f"{ind}    if st.moves == st.stop: raise _Bail",
-            f"{ind}    st.chooser = st.current",
-            *(f"{ind}    {line}" for line in _asked("_i", "_nt")),
-            f"{ind}    rec(_i)",
-            f"{ind}    if not 0 <= _i < _nt: raise _Bail",
-            f"{ind}    st.moves += 1; st.budget = st.step_limit; _k = _i",
+            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current")),
+            f"{ind}    st.budget = st.step_limit; _k = _i",
         ]
 
 
-def _asked(var: str, n: str) -> list[str]:
-    """Lines setting `var` to the pick among `n` options (a name): `st.pick(n)`, or the same
-    number drawn here if the pick is a `random.Random`'s randrange (State.draw, random_draw)."""
-    return ["try:",
-            f"    if st.draw is None: {var} = st.pick({n})",
-            f"    elif {n} == st.free: {var} = 0",  # (`forced=False`: one option is not asked)
-            "    else:",
-            f"        {var} = st.draw({n}.bit_length())",
-            f"        while {var} >= {n}: {var} = st.draw({n}.bit_length())",
-            "except BaseException: rec(_FAILED); raise"]
+def _asked(var: str, n: str, chooser: str) -> list[str]:
+    """Lines setting `var` to the pick among `n` options (a name), recorded in `rec` (the run's
+    picks, whose number are the moves it played: State._straight): `st.pick(n)` asked of
+    `chooser`, or the same number drawn here if the pick is a `random.Random`'s randrange
+    (State.draw, random_draw), always below n (and no pick reads the chooser). At the playout's
+    limit (`st.stop`, in picks of the run while it lasts), a bail: the machine stops there."""
+    return ["if len(rec) == st.stop: raise _Bail",
+            "if st.draw is None:",
+            f"    st.chooser = {chooser}",
+            f"    try: {var} = st.pick({n})",
+            "    except BaseException: rec.append(_FAILED); raise",
+            f"    rec.append({var})",
+            f"    if not 0 <= {var} < {n}: raise _Bail",
+            f"elif {n} == st.free:",  # (`forced=False`: one option is not asked)
+            f"    {var} = 0",
+            "    rec.append(0)",
+            "else:",
+            f"    {var} = st.draw({n}.bit_length())",
+            f"    while {var} >= {n}: {var} = st.draw({n}.bit_length())",
+            f"    rec.append({var})"]
 
 
 def _localized(lines: list[str]) -> list[str]:

@@ -58,7 +58,7 @@ def player_counts(path: str) -> list[int]:
 def unguarded(monkeypatch):
     # The straight run alone, without the machine to take over when it stops: what is compared
     # is the straight code's own doing, not the machine's replay of it.
-    monkeypatch.setattr(State, "_straight", lambda self, run: run(self, [].append))
+    monkeypatch.setattr(State, "_straight", lambda self, run: self._straight_alone(run, []))
 
 
 @pytest.mark.parametrize("path", GAMES + ENDLESS)
@@ -343,7 +343,7 @@ def test_the_counts_are_right_at_every_decision_of_a_straight_run(path):
                 return rng.randrange(n)
 
             st.pick = pick
-            run(st, [].append)
+            run(st, [])
             assert st.is_over and len(seen) > 3 and st.counts == []
 
 

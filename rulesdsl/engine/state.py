@@ -238,6 +238,18 @@ class State:
                 self.draw, self.free = None, 0
         return self.moves - start
 
+    def _straight_alone(self, run: Callable, picks: list) -> None:
+        """The straight run, which records its picks in `picks` and counts its moves by them: the
+        playout's limit is a number of picks while it lasts, and the moves are added as it ends
+        (but a pick that raised, marked _FAILED)."""
+        stop = self.stop
+        self.stop = stop - self.moves if stop >= 0 else -1
+        try:
+            run(self, picks)
+        finally:
+            self.stop = stop
+            self.moves += len(picks) - (1 if picks and picks[-1] is _FAILED else 0)
+
     def _straight(self, run: Callable) -> None:
         """Play to the end with the rules compiled straight (straight.py) from a turn's decision.
         If the run stops on anything out of the ordinary, the state goes back to where it began
@@ -246,7 +258,7 @@ class State:
         snap, budget = self.clone(), self.budget
         picks: list = []
         try:
-            run(self, picks.append)
+            self._straight_alone(run, picks)
             return
         except BaseException as e:  # (given back below, where the machine meets it)
             failure = e
