@@ -757,11 +757,12 @@ class Compiler:
     def _put_src(self, c: str, zi: int) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
         learn = self.g.zone_learn[zi]
+        grid = any(self.g.zone_grid)  # (a game without grids needs no test for one)
         lines = [
             f"_s = st.loc[{c}]",
             "_l = st.zones[_s]",
-            f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None",
-            f"elif _l[-1] == {c}: _l.pop()",
+            *([f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None"] if grid else []),
+            f"{'elif' if grid else 'if'} _l[-1] == {c}: _l.pop()",
             f"else: _l.remove({c})",
             f"st.zones[{zi}].append({c})",
             f"st.loc[{c}] = {zi}",

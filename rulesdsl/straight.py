@@ -92,7 +92,7 @@ class StraightWriter:
             if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
                 self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
+        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(_counting(lines)), ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
@@ -331,7 +331,7 @@ class StraightWriter:
             "",
         ]
         at = lines.index("    env = []")
-        body = _localized(lines[at:])
+        body = _localized(_counting(lines[at:]))
         # The seat whose turn it is, too: only the turn's start sets it.
         advance = "                        st.current = _w"
         if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
@@ -340,6 +340,13 @@ class StraightWriter:
                       else re.sub(r"\bst\.current\b", "_Scur", line)
                       for line in body)]
         return [*lines[:at], *body]
+
+    def own_zone_seen(self, zone: str) -> bool:
+        """Whether a zone's source names the zone of the current seat's own (`me.hand`) in a family
+        whose every zone its owner sees: the turn's chooser then sees it, whichever seat it is."""
+        m = re.fullmatch(r"\((\d+) \+ \(st\.current\)\)", zone)
+        seen = self.g.zone_seen_by
+        return m is not None and all(seen[int(m[1]) + p] >> p & 1 for p in range(self.c.n))
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number
@@ -370,8 +377,9 @@ class StraightWriter:
                     z = zones.get(zone)
                     if z is None:  # (a zone's index and counts once a turn: it cannot fail)
                         z = zones[zone] = len(zones)
+                        seen = "" if self.own_zone_seen(zone) else f" and {sees}[_qz{z}] >> me & 1"
                         head += [f"_qz{z} = {zone}", f"_qh{z} = st.counts[_qz{z}]",
-                                 f"_qok{z} = _qh{z} is not None and {sees}[_qz{z}] >> me & 1"]
+                                 f"_qok{z} = _qh{z} is not None{seen}"]
                     quick = [f"_qh = _qh{z}", *counting, f"{own} = None"]
                     body = [f"if _qok{z}:", *("    " + line for line in quick), "else:",
                             *("    " + line for line in listed), f"    {n} = len({own})"]
@@ -428,6 +436,25 @@ def _asked(var: str, n: str, chooser: str) -> list[str]:
             f"    {var} = st.draw({n}.bit_length())",
             f"    while {var} >= {n}: {var} = st.draw({n}.bit_length())",
             f"    rec.append({var})"]
+
+
+def _counting(lines: list[str]) -> list[str]:
+    """A body whose `if st.counts:` blocks (Compiler._count_src: outside a run, no zone is counted)
+    run without the test: in a run of a game that counts, the counts are there (_sp_main)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = re.fullmatch(r"( *)if st\.counts:", lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        inner = m[1] + "    "
+        i += 1
+        while i < len(lines) and lines[i].startswith(inner):
+            out.append(m[1] + lines[i][len(inner):])
+            i += 1
+    return out
 
 
 def _localized(lines: list[str]) -> list[str]:
