@@ -214,6 +214,16 @@ class SourceCompiler:
         }
         self.consts: dict[int, str] = {}
         self.tables: dict = {}  # see shared
+        self._faces = None
+
+    @property
+    def faces(self):
+        """The counts' writer (counts.py), for tests of a card read by its face."""
+        if self._faces is None:
+            from .counts import CountWriter
+
+            self._faces = CountWriter(self.c)
+        return self._faces
 
     # -- entry
     def compile(self, e: ast.Expr) -> Callable:
@@ -764,6 +774,11 @@ class SourceCompiler:
             return None
         if e.func in ("top", "last"):
             seq = f"reversed({seq})"
+        faced = None if hoisted else self.faces.face_test(e.args[0], var)
+        if faced is not None:
+            ahead, cond = faced
+            return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
+                    "        break"]
         return [*(f"{n} = ({v})" for n, v in hoisted), f"{target} = None", f"for {var} in {seq}:",
                 f"    if {cond}:", f"        {target} = {var}", "        break"]
 

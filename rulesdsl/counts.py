@@ -287,6 +287,39 @@ class CountWriter:
                       f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
         return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
 
+    def face_test(self, where: ast.Where, var: str) -> tuple[list[str], str] | None:
+        """Where's test of card `var` read by its face alone, for a test of the card's kind and
+        attributes (worked out now) and one `it.attr == v`, v a name: lines that find, once, the
+        faces whose attr is v, and the test of var's face (one look-up a card, where the terms
+        took one each). None for anything else (Source.found_lines then tests the terms)."""
+        sc = self.c.source
+        slot = self.c.p.slots[id(where)]
+        terms: list[ast.Expr] = []
+        conj(where.cond, terms)
+        static: list[list] = []
+        eq: tuple[str, ast.Expr] | None = None
+        for t in terms:
+            side = _eq_side(self.c, t, slot) if eq is None else None
+            if side is not None and isinstance(side[1], ast.Name):  # (a name's read cannot fail)
+                eq = side
+                continue
+            table = None if _reads_any_local(self.c, t, slot) else sc.card_values(sc.src(t, {slot: var}), var)
+            if table is None:
+                return None
+            static.append(table)
+        if eq is None:  # (tests of the card alone are tables already)
+            return None
+        attr, value = eq
+        index: dict = {}
+        for f in self.faces(static):
+            index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
+        group, v, face = self.fresh("face"), sc.src(value, {}), sc.const(self.g.card_face)  # (its own names)
+        if all(len(fs) == 1 for fs in index.values()):
+            one = sc.const(sc.shared(("face by", attr, tuple(index)), lambda: {k: fs[0] for k, fs in index.items()}))
+            return [f"try: {group} = {one}.get({v})", f"except TypeError: {group} = None"], f"{face}[{var}] == {group}"
+        table = sc.const(sc.shared(("faces by", attr, tuple(index)), lambda: {k: tuple(fs) for k, fs in index.items()}))
+        return [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"], f"{face}[{var}] in {group}"
+
     def passes(self, held: str, op: str, k: int) -> str:
         """1 if a number of cards `held` (an expression) passes `op k`, else 0, looked up in a table
         by that number (at most the game's cards): ints summed at the interpreter's int speed,

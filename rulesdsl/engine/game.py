@@ -220,26 +220,24 @@ class Game:
         self.counted_specs = set(specs)
         self.zone_counted = [spec in self.counted_specs for spec in self.zone_spec]
         self.count_size = sum(self.zone_counted)
+        self._counted = [(zi, self.zone_seen_by[zi]) for zi, counted in enumerate(self.zone_counted) if counted]
 
     def count_cards(self, st: State) -> list[list[int] | None]:
         """Per zone, how many cards of each face it holds if it is counted, else None (see
         State.counts), worked out anew. A zone holding a card that one of those who see its
         cards does not know (not so in a game the engine played, but a state can be loaded) is
         not counted: its options are listed."""
-        counts: list[list[int] | None] = []
-        face, nfaces, known = self.card_face, len(self.face_text), st.known
-        for zi, counted in enumerate(self.zone_counted):
-            held: list[int] | None = None
-            if counted:
-                held = [0] * nfaces
-                seen = self.zone_seen_by[zi]
-                for c in st.zones[zi]:
-                    if c is not None:
-                        if known[c] & seen != seen:
-                            held = None
-                            break
-                        held[face[c]] += 1
-            counts.append(held)
+        counts: list[list[int] | None] = [None] * len(self.zone_counted)
+        face, nfaces, known, zones = self.card_face, len(self.face_text), st.known, st.zones
+        for zi, seen in self._counted:
+            held = [0] * nfaces
+            for c in zones[zi]:
+                if c is not None:
+                    if known[c] & seen != seen:
+                        break
+                    held[face[c]] += 1
+            else:
+                counts[zi] = held
         return counts
 
     # ------------------------------------------------------------ making states
