@@ -48,6 +48,7 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
+_LIMIT = re.compile(r"^ *if len\(rec\) == (?:_Sstop|st\.stop): raise _Bail\n", re.M)  # (see _asked)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -533,8 +534,10 @@ def _unlogged(lines: list[str]) -> list[str]:
     return [line for line in lines if not line.startswith("if st.log is not None: ") and line != "pass"]
 
 
-def straight_playout(game):
-    """The game's straight playout function (st, rec), or None if its rules cannot run straight."""
+def straight_playout(game, unlimited: bool = False):
+    """The game's straight playout function (st, rec), or None if its rules cannot run straight.
+    `unlimited`: for a playout without a limit, the same functions without the test of the limit
+    before each pick (their own copy, `fn.unlimited`; a decision's test a move the less)."""
     fn = game.straight
     if fn is None:
         make = game.make_straight
@@ -546,7 +549,12 @@ def straight_playout(game):
                 names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
                 exec(compile(source, f"<rules {game.name} straight>", "exec"), names)
                 fn = names["_sp_main"]
+                free = dict(names)  # (its own functions: each calls its own kind)
+                exec(compile(_LIMIT.sub("", source), f"<rules {game.name} straight>", "exec"), free)
+                fn.unlimited = free["_sp_main"]
             except Exception:  # NoStraight, NoSource, or a fault of the writer: it costs speed, never a game
                 fn = False
         game.straight = fn
-    return fn or None
+    if not fn:
+        return None
+    return getattr(fn, "unlimited", fn) if unlimited else fn

@@ -218,7 +218,7 @@ class State:
             # it. A near one is the machine's from the start.
             from ..straight import straight_playout  # (made the first time, then kept by the game)
 
-            straight = straight_playout(self.game) if stop < 0 or limit >= _STRAIGHT_FROM else None
+            straight = straight_playout(self.game, stop < 0) if stop < 0 or limit >= _STRAIGHT_FROM else None
             try:
                 if straight is None:
                     self.stop = stop
