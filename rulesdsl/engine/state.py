@@ -921,7 +921,7 @@ _DRAWS_AS_RANDRANGE: bool | None = None
 
 def _straight_of(game: Game, unlimited: bool) -> Callable | None:
     """straight.straight_playout (made the first time, then kept by the game), imported once: an
-    import in a function runs the import machinery at every call (about 1% of a Tempurra playout)."""
+    import in a function runs the import machinery at every call (about 1% of a short playout)."""
     global _straight_of
     from ..straight import straight_playout
 
