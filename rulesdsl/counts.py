@@ -289,7 +289,8 @@ class CountWriter:
 
     def face_test(self, where: ast.Where, var: str) -> tuple[list[str], str] | None:
         """Where's test of card `var` read by its face alone, for a test of the card's kind and
-        attributes (worked out now) and one `it.attr == v`, v a name: lines that find, once, the
+        attributes (worked out now) and one `it.attr == v`, v a local, constant or variable (a
+        read that cannot fail, so it may be done before the walk): lines that find, once, the
         faces whose attr is v, and the test of var's face (one look-up a card, where the terms
         took one each). None for anything else (Source.found_lines then tests the terms)."""
         sc = self.c.source
@@ -300,8 +301,9 @@ class CountWriter:
         eq: tuple[str, ast.Expr] | None = None
         for t in terms:
             side = _eq_side(self.c, t, slot) if eq is None else None
-            if side is not None and isinstance(side[1], ast.Name):  # (a name's read cannot fail)
-                eq = side
+            if side is not None and isinstance(side[1], ast.Name) \
+                    and (self.c.p.refs.get(id(side[1])) or ("",))[0] in ("local", "const", "var", "counter"):
+                eq = side  # (a read that cannot fail, done once before the walk: not a define's)
                 continue
             table = None if _reads_any_local(self.c, t, slot) else sc.card_values(sc.src(t, {slot: var}), var)
             if table is None:
