@@ -107,6 +107,20 @@ def test_a_generators_randrange_drawn_by_the_run_itself_plays_the_machines_game(
         assert a.draw is None and a.free == 0  # (only while the run lasts)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_games_end_tested_only_when_its_counters_change_ends_where_the_machine_ends(players, unguarded):
+    # Tally's end reads counters alone, so a straight run tests it after a turn only if they
+    # changed; it comes in the middle of a round. (The pick stops a run that would miss it.)
+    fast, slow = both("tests/data/tally.rules", players)
+    for seed in range(10):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        for st in (a, b):
+            with contextlib.suppress(Stop):
+                st.playout(picker(seed, stop=400)[0])
+        assert b.is_over and a.is_over, seed
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
+
+
 def test_only_a_random_generators_own_randrange_is_drawn_in_place():
     rng = random.Random(1)
 
