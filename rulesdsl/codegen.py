@@ -214,16 +214,17 @@ class SourceCompiler:
         }
         self.consts: dict[int, str] = {}
         self.tables: dict = {}  # see shared
-        self._faces = None
+        self._counts = None
 
     @property
-    def faces(self):
-        """The counts' writer (counts.py), for tests of a card read by its face."""
-        if self._faces is None:
+    def counts(self):
+        """The game's one writer of code that reads cards by face (counts.py): the straight runs'
+        counted options and, here, a card found by its face. One, so its names never meet."""
+        if self._counts is None:
             from .counts import CountWriter
 
-            self._faces = CountWriter(self.c)
-        return self._faces
+            self._counts = CountWriter(self.c)
+        return self._counts
 
     # -- entry
     def compile(self, e: ast.Expr) -> Callable:
@@ -774,7 +775,7 @@ class SourceCompiler:
             return None
         if e.func in ("top", "last"):
             seq = f"reversed({seq})"
-        faced = None if hoisted else self.faces.face_test(e.args[0], var)
+        faced = None if hoisted else self.counts.face_test(e.args[0], var)
         if faced is not None:
             ahead, cond = faced
             return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",

@@ -230,22 +230,22 @@ class CountWriter:
             return None
         return zi, made[0], made[1]
 
-    def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
-        """The faces held that pass the test, counted, and the card picked (see `find`)."""
+    def terms(self, where: ast.Where | None, var: str) -> tuple[list[list], tuple[str, ast.Expr] | None, list[str]]:
+        """Where's test of card `var`, split: the tests of the card alone that come before any other
+        test (worked out now, a value for every card), then the first `it.attr == v` (v not read
+        from the card), then the rest, in their order (their sources)."""
         sc = self.c.source
-        var = "_i90001"
-        static: list[list] = []  # the tests before any other: worked out now, for every card
-        eq: tuple[str, ast.Expr] | None = None  # then `it.attr == v`: the faces whose attr is v
-        dynamic: list[str] = []  # the rest, in their order, for each face held
+        static: list[list] = []
+        eq: tuple[str, ast.Expr] | None = None
+        dynamic: list[str] = []
         if where is not None:
             slot = self.c.p.slots[id(where)]
             terms: list[ast.Expr] = []
             conj(where.cond, terms)
             for t in terms:
                 src = sc.src(t, {slot: var})
-                table = None if dynamic or eq is not None or _reads_any_local(self.c, t, slot) \
-                    else sc.card_values(src, var)
-                if table is not None:
+                table = None if dynamic or _reads_any_local(self.c, t, slot) else sc.card_values(src, var)
+                if table is not None:  # (before any test that may fail: may be tested first)
                     static.append(table)
                     continue
                 side = _eq_side(self.c, t, slot) if not dynamic and eq is None else None
@@ -253,27 +253,42 @@ class CountWriter:
                     eq = side
                     continue
                 dynamic.append(src)
+        return static, eq, dynamic
+
+    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool = True) -> tuple[list[str], bool]:
+        """Lines setting `group` to the face among `faces` whose `attr` is value `v` (or None), if
+        each value has one face and `one` allows it (True then), else to the tuple of those faces."""
+        sc = self.c.source
+        index: dict = {}
+        for f in faces:
+            index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
+        if one and all(len(fs) == 1 for fs in index.values()):  # (a value, one face: a look-up)
+            table = sc.const(sc.shared(("face by", attr, tuple(faces)), lambda: {k: fs[0] for k, fs in index.items()}))
+            return [f"try: {group} = {table}.get({v})", f"except TypeError: {group} = None"], True
+        table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
+                                   lambda: {k: tuple(fs) for k, fs in index.items()}))
+        return [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"], False
+
+    def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
+        """The faces held that pass the test, counted, and the card picked (see `find`)."""
+        sc = self.c.source
+        var = "_i90001"
+        static, eq, dynamic = self.terms(where, var)
         faces = self.faces(static)
         test = " and ".join(f"({s})" for s in dynamic)
         count: list[str] = []
         if eq is not None:
             attr, value = eq
-            index: dict = {}
-            for f in faces:
-                index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
             group, v = self.fresh("f"), self.fresh("v")
             try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
                 count += self.c.domains.scalar(v, value, {})
             except NoSource:
                 count.append(f"{v} = {sc.src(value, {})}")
-            if all(len(fs) == 1 for fs in index.values()) and not dynamic:  # (a value, one face: no loop)
-                one = sc.const(sc.shared(("face by", attr, tuple(faces)), lambda: {k: v[0] for k, v in index.items()}))
-                return [*count, f"try: {group} = {one}.get({v})", f"except TypeError: {group} = None",
-                        f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
+            look, one = self.face_of(attr, faces, v, group, not dynamic)
+            count += look
+            if one:  # (no loop over the faces)
+                return [*count, f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
                     self.find(f"_qf == {group}", pick)
-            table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
-                                       lambda: {k: tuple(v) for k, v in index.items()}))
-            count += [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"]
             source, member = group, f"_qf in {group}"
         else:
             source = sc.const(tuple(faces))
@@ -293,34 +308,15 @@ class CountWriter:
         read that cannot fail, so it may be done before the walk): lines that find, once, the
         faces whose attr is v, and the test of var's face (one look-up a card, where the terms
         took one each). None for anything else (Source.found_lines then tests the terms)."""
-        sc = self.c.source
-        slot = self.c.p.slots[id(where)]
-        terms: list[ast.Expr] = []
-        conj(where.cond, terms)
-        static: list[list] = []
-        eq: tuple[str, ast.Expr] | None = None
-        for t in terms:
-            side = _eq_side(self.c, t, slot) if eq is None else None
-            if side is not None and isinstance(side[1], ast.Name) \
-                    and (self.c.p.refs.get(id(side[1])) or ("",))[0] in ("local", "const", "var", "counter"):
-                eq = side  # (a read that cannot fail, done once before the walk: not a define's)
-                continue
-            table = None if _reads_any_local(self.c, t, slot) else sc.card_values(sc.src(t, {slot: var}), var)
-            if table is None:
-                return None
-            static.append(table)
-        if eq is None:  # (tests of the card alone are tables already)
+        static, eq, dynamic = self.terms(where, var)
+        # (tests of the card alone are tables already; v is read once, before the walk, so it must
+        # be a read that cannot fail: a local, constant or variable, not a define's expression)
+        if eq is None or dynamic or not isinstance(eq[1], ast.Name) \
+                or (self.c.p.refs.get(id(eq[1])) or ("",))[0] not in ("local", "const", "var", "counter"):
             return None
-        attr, value = eq
-        index: dict = {}
-        for f in self.faces(static):
-            index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
-        group, v, face = self.fresh("face"), sc.src(value, {}), sc.const(self.g.card_face)  # (its own names)
-        if all(len(fs) == 1 for fs in index.values()):
-            one = sc.const(sc.shared(("face by", attr, tuple(index)), lambda: {k: fs[0] for k, fs in index.items()}))
-            return [f"try: {group} = {one}.get({v})", f"except TypeError: {group} = None"], f"{face}[{var}] == {group}"
-        table = sc.const(sc.shared(("faces by", attr, tuple(index)), lambda: {k: tuple(fs) for k, fs in index.items()}))
-        return [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"], f"{face}[{var}] in {group}"
+        group, face = self.fresh("f"), self.c.source.const(self.g.card_face)
+        look, one = self.face_of(eq[0], self.faces(static), self.c.source.src(eq[1], {}), group)
+        return look, f"{face}[{var}] == {group}" if one else f"{face}[{var}] in {group}"
 
     def passes(self, held: str, op: str, k: int) -> str:
         """1 if a number of cards `held` (an expression) passes `op k`, else 0, looked up in a table

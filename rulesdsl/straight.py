@@ -24,7 +24,6 @@ import re
 
 from . import ast
 from .codegen import env_list
-from .counts import CountWriter
 from .engine.state import _FAILED, PLAIN
 
 
@@ -62,7 +61,7 @@ class StraightWriter:
         self.g = compiler.g
         self.p = compiler.p
         self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
-        self.counts = CountWriter(compiler)  # domains counted from hands counted by face
+        self.counts = compiler.source.counts  # domains counted from hands counted by face
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
