@@ -47,7 +47,10 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
-_LIMIT = re.compile(r"^ *if len\(rec\) == (?:_Sstop|st\.stop): raise _Bail\n", re.M)  # (see _asked)
+# The playout's limit, tested before each pick (_asked); a run without a limit runs a copy of the
+# straight functions without this line (straight_playout), as written or as _localized wrote it.
+_LIMIT_TEST = "if len(rec) == st.stop: raise _Bail"
+_LIMIT = re.compile("^ *" + re.escape(_LIMIT_TEST).replace(r"st\.stop", r"(?:st\.stop|_Sstop)") + "\n", re.M)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -426,7 +429,7 @@ def _asked(var: str, n: str, chooser: str) -> list[str]:
     `chooser`, or the same number drawn here if the pick is a `random.Random`'s randrange
     (State.draw, random_draw), always below n (and no pick reads the chooser). At the playout's
     limit (`st.stop`, in picks of the run while it lasts), a bail: the machine stops there."""
-    return ["if len(rec) == st.stop: raise _Bail",
+    return [_LIMIT_TEST,
             "if st.draw is None:",
             f"    st.chooser = {chooser}",
             f"    try: {var} = st.pick({n})",

@@ -121,6 +121,15 @@ def test_a_games_end_tested_only_when_its_counters_change_ends_where_the_machine
         assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
 
 
+def test_a_playout_without_a_limit_runs_a_copy_without_the_limits_test():
+    from rulesdsl.straight import _LIMIT, StraightWriter
+
+    g = rulesdsl.load(ROOT / "games" / "tempurra.rules")
+    source = StraightWriter(g.make_straight()).write()
+    assert _LIMIT.findall(source) and "len(rec) ==" not in _LIMIT.sub("", source)
+    assert straight_playout(g, unlimited=True) is not straight_playout(g)
+
+
 def test_only_a_random_generators_own_randrange_is_drawn_in_place():
     rng = random.Random(1)
 

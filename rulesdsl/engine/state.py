@@ -686,17 +686,17 @@ class State:
         lst = self.zones[src]
         moved = lst[:]
         lst.clear()
-        self._left(moved, src)
+        self._count_all(moved, src, -1)
         self._arrive(moved, zi)
         return moved
 
-    def _left(self, cards: list[int], zi: int) -> None:
-        """Cards taken out of zone zi (its counts, in a straight run, as `_arrive` adds them)."""
+    def _count_all(self, cards: list[int], zi: int, step: int) -> None:
+        """Cards taken out of (-1) or put into (+1) zone zi: its counts, in a straight run."""
         held = self.counts[zi] if self.counts else None
         if held is not None:
             face = self.game.card_face
             for c in cards:
-                held[face[c]] -= 1
+                held[face[c]] += step
 
     def _arrive(self, cards: list[int], zi: int) -> None:
         """Cards (from a pile or hand) put on top of zone zi, in order: where they are now and
@@ -705,11 +705,7 @@ class State:
         loc = self.loc
         for c in cards:
             loc[c] = zi
-        held = self.counts[zi] if self.counts else None
-        if held is not None:
-            face = self.game.card_face
-            for c in cards:
-                held[face[c]] += 1
+        self._count_all(cards, zi, 1)
         m = self.game.zone_learn[zi]
         if m:
             known = self.known
@@ -781,7 +777,7 @@ class State:
             # `move_card` for each card from the bottom up, in one step: a pile or hand holds no none.
             moving = lst[: len(lst) - keep]
             del lst[: len(lst) - keep]
-            self._left(moving, source)
+            self._count_all(moving, source, -1)
             self._arrive(moving, zi)
         self.shuffle_zone(zi)
         if self.log is not None:
