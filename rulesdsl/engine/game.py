@@ -175,11 +175,13 @@ class Game:
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
         # Hands whose cards a straight run counts by face (counts.py): the zone specs, whether each
-        # zone is counted, how many are, and per zone the seats that see a card arriving there.
+        # zone is counted, how many are, per zone the seats that see a card arriving there, and
+        # the counted zones with theirs (for count_cards).
         self.counted_specs: set[int] = set()
         self.zone_counted: list[bool] = []
         self.count_size = 0
         self.zone_seen_by: list[int] = []
+        self._counted: list[tuple[int, int]] = []
         self.tails = True  # blocks write short tails in place (codegen.block_function)
         # The name generated code reads a value by (the source compiler's), and this game's block
         # maker as one bound method (so generated code names it once).
