@@ -276,7 +276,7 @@ def test_T5_first_player_is_random_and_begins_the_plate(tempurra4):
 
 
 def test_T6_begin_offers_only_dish_cards(tempurra4):
-    st = tempurra4.new_game(seed=5)
+    st = tempurra4.new_game(seed=1104)
     assert st.current_player == ALICE
     st.set_cards("hand", ["+1", "choose", "reverse", "4", "6", "4"], player=ALICE)
     assert sorted(st.move_texts()) == ["begin 4", "begin 6"]

@@ -73,7 +73,7 @@ def test_two_tokens_ends_at_two():
 
 def test_choose_yourself_offers_yourself():
     game = rulesdsl.load(GAMES / "variants" / "tempurra-choose-yourself.rules")
-    st = game.new_game(5)
+    st = game.new_game(1104)
     st.apply("begin 2")
     st.set_cards("hand", ["choose"], player=1)
     st.apply("play choose")
