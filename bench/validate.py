@@ -17,13 +17,14 @@ is exact rather than statistical, for Tamalo: the baseline replays each engine g
 engine's deal, reshuffles and choices, and must ask the same decisions with the same numbers of
 options (see `lockstep_tamalo`).
 
-The tests assume independent games. The engine's games with consecutive seeds are not: its
-generator (SplitMix64, `rulesdsl/engine/rng.py`) starts seed s+1 one step further along the same
-sequence as seed s, so their deals are nearly the same, one seat over. So by default the engine
-plays seeds S, S+K, S+2K, ... (K = 1,000,003, far more draws than a game makes) with a random
-choice among the options at each decision (`num_moves`, `apply_index`), as the random bots of
-`rulesdsl.simulate` do; `--stride 1` plays seeds S..S+N-1 through `rulesdsl.simulate.simulate`,
-as `rulesdsl simulate` does (then without the option counts).
+The tests assume independent games. Since generator version 2 (`rulesdsl/engine/rng.py`) a seed
+is mixed before it starts the generator, so consecutive seeds give independent games
+(tests/test_engine.py checks it); under version 1 seed s+1 started one step further along seed
+s's sequence, and its deal was nearly the same. By default the engine plays seeds S, S+K, S+2K,
+... (K = 1,000,003: kept from then; any step is as good now) with a random choice among the
+options at each decision (`num_moves`, `apply_index`), as the random bots of `rulesdsl.simulate`
+do, and counts the options; `--stride 1` plays seeds S..S+N-1 through
+`rulesdsl.simulate.simulate`, as `rulesdsl simulate` does (then without the option counts).
 """
 
 from __future__ import annotations
