@@ -257,7 +257,7 @@ def load_state(game: Game, text: str | bytes) -> State:
     data = parse_save(text)
     unknown = sorted(set(data) - set(FIELDS), key=str)
     if unknown:
-        raise BadSave(str(unknown[0])[:40], "is not a field of a saved game")
+        raise BadSave(repr(str(unknown[0])[:40]), "is not a field of a saved game")
     missing = [f for f in FIELDS if f not in data]
     if missing:
         raise BadSave(missing[0], "is missing")
