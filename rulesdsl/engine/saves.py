@@ -195,15 +195,18 @@ class _Checker:
                               "seats rank before")
         return list(winners), list(ranking)
 
-    def log(self, log: object) -> list | None:
+    def log(self, log: object, turn: int) -> list | None:
+        """The events each seat saw: history, so checked for shape (in turn order, up to the
+        current turn, cards and masks in range), not for what their texts say."""
         if log is None:
             return None
         g = self.g
         out = []
+        last = 0
         for k, e in enumerate(_list(log, "log")):
             where = f"log[{k}]"
             e = _list(e, where, 5)
-            _int(e[0], f"{where}[0] (turn)", 0, NUMBER_LIMIT)
+            last = _int(e[0], f"{where}[0] (turn)", last, turn + 1)
             _int(e[1], f"{where}[1] (level)", 0, 16)
             if type(e[2]) is not str:
                 raise BadSave(f"{where}[2] (text)", f"must be a text, not {_kind(e[2])}")
@@ -304,7 +307,7 @@ def load_state(game: Game, text: str | bytes) -> State:
         raise BadSave("over", f"must be true or false, not {_kind(over)}")
     pending_and_chooser = _list(data["pending"], "pending", 2)
     winners, ranking = ck.ending(data, over)
-    log = ck.log(data["log"])
+    log = ck.log(data["log"], turns)
     options = _list(data["options"], "options")
 
     s = State.__new__(State)
