@@ -116,17 +116,17 @@ class _Checker:
         loc = [-1] * g.ncards
         where_is: list[str] = [""] * g.ncards
         for zi, z in enumerate(zones):
-            name = f"zones[{zi}] ({g.zone_names[zi]})"
-            for k, c in enumerate(_list(z, name)):
+            for k, c in enumerate(_list(z, f"zones[{zi}] ({g.zone_names[zi]})")):
+                at = f"zones[{zi}][{k}] ({g.zone_names[zi]})"
                 if c is None:
                     if not g.zone_grid[zi]:
-                        raise BadSave(f"{name}[{k}]", "is null, but only a grid has empty places")
+                        raise BadSave(at, "is null, but only a grid has empty places")
                     continue
-                _int(c, f"{name}[{k}]", 0, g.ncards)
+                _int(c, at, 0, g.ncards)
                 if loc[c] >= 0:
-                    raise BadSave(f"{name}[{k}]", f"card {c} ({g.card_text[c]}) is also at {where_is[c]}")
+                    raise BadSave(at, f"card {c} ({g.card_text[c]}) is also at {where_is[c]}")
                 loc[c] = zi
-                where_is[c] = f"{name}[{k}]"
+                where_is[c] = at
         if -1 in loc:
             c = loc.index(-1)
             missing = loc.count(-1)
