@@ -14,6 +14,7 @@ from rulesdsl import load_text
 from rulesdsl.cli import FORCED_SHOWN, STALL_MOVES, main, match_move
 from rulesdsl.engine.rng import GENERATOR_VERSION
 from rulesdsl.engine.saves import BadSave
+from rulesdsl.engine.state import CONTROL
 from rulesdsl.testing import Transcript, TranscriptError
 
 from .conftest import GAMES, tempurra
@@ -412,3 +413,17 @@ def test_play_sums_up_a_long_run_of_only_moves_when_a_real_choice_comes(tmp_path
     code, out, err = play(b"quit\n", path=str(path))
     assert code == 0, err
     assert "more only moves were played for you" in out and "You left the game." in out
+
+
+def test_save_whose_action_frame_is_not_above_the_turns_decision_is_refused():
+    g = tempurra(4)
+    st = g.new_game(11)
+    rng = random.Random(11)
+    while not (st.pending > 0 and st.stack[0][1] == g.turn_resume):  # a choose inside an action
+        st.apply_index(rng.randrange(st.num_moves()))
+    data = json.loads(st.to_json())
+    main_code = g.codes[0]
+    other = next(pc for pc in range(1, len(main_code.ops) + 1)
+                 if main_code.kinds[pc - 1] == CONTROL and pc != g.turn_resume)
+    data["stack"][0][1] = other
+    assert "cannot run here" in str(refused(data, "stack[1][0]"))

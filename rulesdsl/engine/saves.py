@@ -73,6 +73,7 @@ class _Checker:
 
     def __init__(self, game: Game):
         self.g = game
+        self.action_codes = {code.index for code, _, _ in game.action_entry}
 
     def value(self, v: object, t: str, where: str, none_ok: bool) -> None:
         """A value held by a counter, variable or local of the checker's type t."""
@@ -164,6 +165,13 @@ class _Checker:
             pc = _int(f[1], f"{where}[1] (position)", 1, len(code.ops) + 1)
             if code.kinds[pc - 1] != CONTROL:
                 raise BadSave(f"{where}[1] (position)", f"{code.name} never stops at position {pc}")
+            # An action's code runs right above the main code standing where a turn's action is
+            # asked, and nowhere else (a procedure's or hook's frame is above a call).
+            in_action = k == 1 and out[0][1] == g.turn_resume
+            if (code_id in self.action_codes) != in_action:
+                raise BadSave(f"{where}[0] (code)", f"{code.name} cannot run here" + (
+                    ": an action's code runs right above the main code, where it asks for an action"
+                    if not in_action else ": the main code stands where it asks for an action"))
             env = _list(f[2], f"{where}[2] (locals)", code.nlocals)
             for s, v in enumerate(env):
                 self.value(v, code.slot_types.get(s, "any"), f"{where}[2][{s}]", True)
