@@ -483,16 +483,20 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
 
 
 # A transcript larger than this is refused unread (a failing game's is a few kilobytes).
-MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
 
 
 def cmd_replay(args, out: TextIO, err: TextIO) -> int:
     from .testing import Failure, Transcript, replay
 
+    path = Path(args.transcript)
     try:
-        text = Path(args.transcript).read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"no such transcript: {args.transcript}") from None
+        if not path.exists():
+            raise UsageError(f"no such transcript: {args.transcript}")
+        if not path.is_file():  # a folder, a device or a pipe (which could block or never end)
+            raise UsageError(f"cannot read the transcript {args.transcript}: it is not a regular file")
+        with path.open("rb") as f:
+            text = f.read(MAX_TRANSCRIPT_BYTES + 1)
     except OSError as e:
         raise UsageError(f"cannot read the transcript {args.transcript}: {e.strerror or e}") from None
     if len(text) > MAX_TRANSCRIPT_BYTES:

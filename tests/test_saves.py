@@ -333,6 +333,9 @@ def test_transcript_that_cannot_be_read_is_refused(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["replay", TEMPURRA, str(tmp_path)], stdout=out, stderr=err) == 2
     assert "cannot read the transcript" in err.getvalue()
+    err = io.StringIO()
+    assert main(["replay", TEMPURRA, "/dev/zero"], stdout=out, stderr=err) == 2  # endless: refused unread
+    assert "not a regular file" in err.getvalue()
     (tmp_path / "b.json").write_bytes(b"\xff\xfe\x00garbage")
     assert main(["replay", TEMPURRA, str(tmp_path / "b.json")], stdout=out, stderr=err) == 2
     assert "Traceback" not in err.getvalue()
