@@ -431,7 +431,11 @@ def _check_copies(st: State, transcript: Transcript, rng: random.Random) -> None
     """A saved and reloaded state is the same state; a seat cannot tell apart worlds that differ
     only in cards it does not know."""
     text = st.to_json()
-    if st.game.state_from_json(text).to_json() != text:
+    try:
+        back = st.game.state_from_json(text)
+    except ValueError as e:  # the save's checks refuse a state the engine made
+        raise Failure(f"the state after move {len(transcript.moves)} does not load back: {e}") from None
+    if back.to_json() != text:
         raise Failure(f"saving and loading the state after move {len(transcript.moves)} changed it")
     if st.is_over:
         return
