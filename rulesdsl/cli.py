@@ -8,6 +8,7 @@ commands that use them, so `rulesdsl check` starts fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -106,6 +107,9 @@ class Player:
         self.memory = memory
         self.learned: dict[int, int] = {}  # card -> the turn in which this seat learned it (--memory)
         self.seen = 0  # events of the log already shown
+        self.forced = 0  # only moves played for this seat since its last real choice
+        self.lenient = False  # input reconfigured to replace undecodable bytes (see read_line)
+        self.undecodable = 0  # lines in a row that failed to decode
 
     def forgotten(self) -> frozenset[int]:
         """With --memory: the face-down cards this seat saw before the current turn."""
@@ -147,24 +151,39 @@ class Player:
 
     def decide(self) -> int | None:
         """The index of the chosen move; QUIT if the player left; None at the end of input."""
-        self.new_events()
         texts = self.state.move_texts()
         if len(texts) == 1:
-            self.say(f"Your only move: {texts[0]} (played for you).")
+            # An only move is played for the player; a long run of them is summed up, not told
+            # move by move (a game of forced moves would print without end).
+            self.forced += 1
+            if self.forced <= FORCED_SHOWN:
+                self.new_events()
+                self.say(f"Your only move: {texts[0]} (played for you).")
+            elif self.forced == FORCED_SHOWN + 1:
+                self.say("(More only moves follow: they are played for you, and told when you next choose.)")
+            if self.forced > FORCED_SHOWN:
+                self.seen = len(self.state.log)
             return 0
+        if self.forced > FORCED_SHOWN:
+            self.say(f"({self.forced - FORCED_SHOWN} more only moves were played for you; 'log' shows what happened.)")
+        self.forced = 0
+        self.new_events()
         self.show()
         self.list_moves()
         while True:
             self.out.write(f"{self.state.game.names[self.seat]}> ")
             self.out.flush()
-            line = self.inp.readline()
-            if not line:
+            line = self.read_line()
+            if line is None:
                 self.say("")
                 self.say("End of input: the game stops here, unfinished.")
                 return None
+            if "\ufffd" in line:
+                self.say("That line held bytes that are not UTF-8 text; type it again.")
+                continue
             entry = line.strip()
             if self.echo:
-                self.say(entry)
+                self.say(shown(entry))
             if not entry:
                 continue
             word = entry.lower()
@@ -189,14 +208,50 @@ class Player:
                 return index
             self.say(index)
 
+    def read_line(self) -> str | None:
+        """A line of input, or None at its end. Bytes that are not UTF-8 come back as U+FFFD: the
+        stream is set to replace them where it can be; where not, a line that fails to decode
+        reads as one U+FFFD, and a stream that fails again and again is taken as ended."""
+        if not self.lenient:
+            self.lenient = True
+            # (Not a text stream of Python's: decoding errors are caught below.)
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                self.inp.reconfigure(errors="replace")
+        try:
+            line = self.inp.readline()
+        except UnicodeDecodeError:
+            self.undecodable += 1
+            return "\ufffd" if self.undecodable < MAX_UNDECODABLE else None
+        self.undecodable = 0
+        return line or None
+
+
+# A typed entry is shown back (echo, messages) at most this long, with anything unprintable as '?'.
+SHOWN_CHARS = 60
+# How many only moves in a row `play` tells one by one; the rest are summed up.
+FORCED_SHOWN = 10
+# `play` stops a game in which nobody has had a real choice (a decision with two options or more)
+# for this many moves in a row: its rules may never end it.
+STALL_MOVES = 10_000
+# Decoding failures in a row after which the input is taken as ended (a stream that cannot recover).
+MAX_UNDECODABLE = 3
+
+
+def shown(entry: str) -> str:
+    """A typed entry as it may be shown back: printable, and short."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in entry[: SHOWN_CHARS + 1])
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
+
 
 def match_move(entry: str, texts: list[str]) -> int | str:
-    """The index of the move a person typed (number, text, or a unique start of a text), or why not."""
-    if entry.isdigit():
-        k = int(entry)
+    """The index of the move a person typed (number, text, or a unique start of a text), or why not.
+    Only ASCII digits make a number ('²' and '①' are digits to Python, not to int()), and a number
+    too long to be a move's is just no move."""
+    if entry.isascii() and entry.isdigit():
+        k = int(entry) if len(entry) <= 9 else 0
         if 1 <= k <= len(texts):
             return k - 1
-        return f"There is no move {k}: type a number from 1 to {len(texts)}, or 'help'."
+        return f"There is no move {shown(entry)}: type a number from 1 to {len(texts)}, or 'help'."
     want = " ".join(entry.lower().split())
     norm = [" ".join(t.lower().split()) for t in texts]
     if want in norm:
@@ -205,8 +260,8 @@ def match_move(entry: str, texts: list[str]) -> int | str:
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
-        return f"'{entry}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
-    return f"'{entry}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
+        return f"'{shown(entry)}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
+    return f"'{shown(entry)}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
 
 
 def _bot_specs(text: str, *, required: bool = False) -> list[str]:
@@ -262,8 +317,15 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
     if args.memory:
         human.say("Memory mode: face-down cards you have seen are hidden again after the turn you saw them.")
     human.say("Type 'help' at any prompt.")
+    stalled = 0  # moves since anyone last had a real choice
     try:
         while not state.is_over:
+            stalled = stalled + 1 if state.num_moves() == 1 else 0
+            if stalled > STALL_MOVES:
+                print(f"error: nobody has had a real choice for {STALL_MOVES} moves (every decision had one "
+                      f"option), so the game may never end; it stops here (seed {seed}, move {state.moves})",
+                      file=err)
+                return EXIT_ERROR
             who = state.current_player
             if who == seat:
                 choice = human.decide()
@@ -420,15 +482,29 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     return EXIT_ERROR if failed else EXIT_OK
 
 
+# A transcript larger than this is refused unread (a failing game's is a few kilobytes).
+MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
+
+
 def cmd_replay(args, out: TextIO, err: TextIO) -> int:
     from .testing import Failure, Transcript, replay
 
+    path = Path(args.transcript)
     try:
-        t = Transcript.from_json(Path(args.transcript).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(f"no such transcript: {args.transcript}") from None
-    except (ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{args.transcript} is not a transcript: {e}") from None
+        if not path.exists():
+            raise UsageError(f"no such transcript: {args.transcript}")
+        if not path.is_file():  # a folder, a device or a pipe (which could block or never end)
+            raise UsageError(f"cannot read the transcript {args.transcript}: it is not a regular file")
+        with path.open("rb") as f:
+            text = f.read(MAX_TRANSCRIPT_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read the transcript {args.transcript}: {e.strerror or e}") from None
+    if len(text) > MAX_TRANSCRIPT_BYTES:
+        raise UsageError(f"{args.transcript} is not a transcript: it is larger than {MAX_TRANSCRIPT_BYTES} bytes")
+    try:
+        t = Transcript.from_json(text)
+    except ValueError as e:
+        raise UsageError(f"{args.transcript} is not a transcript this version can replay: {e}") from None
     if args.seat is not None and not 1 <= args.seat <= t.players:
         raise UsageError(f"--seat must be between 1 and {t.players}")
     print(f"Replaying {args.file}: {t.players} players, parameters {t.params}, seed {t.seed}, "

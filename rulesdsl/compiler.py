@@ -224,6 +224,7 @@ class Compiler:
         # Which locals hold cards: determinization renames cards there too.
         code.card_slots = tuple(s for s, t in info.slot_types.items() if t == CARD)
         code.cardlist_slots = tuple(s for s, t in info.slot_types.items() if t in ("list[card]", ZONE))
+        code.slot_types = dict(info.slot_types)  # (what a loaded save's locals must hold: engine/saves.py)
         self.g.codes.append(code)
         return len(self.g.codes) - 1
 
@@ -287,11 +288,13 @@ class Compiler:
 
     def _vars(self) -> None:
         p, g, n = self.p, self.g, self.n
-        for layout, init, group in ((g.counter_layout, g.counter_init, p.counters), (g.var_layout, g.var_init, p.vars)):
+        for layout, init, types, group in ((g.counter_layout, g.counter_init, g.counter_types, p.counters),
+                                           (g.var_layout, g.var_init, g.var_types, p.vars)):
             for v in group:
                 value = self._const(v.init)
                 layout[v.name] = (len(init), v.per_player)
                 init.extend([value] * (n if v.per_player else 1))
+                types.extend([v.type] * (n if v.per_player else 1))
 
     def _const(self, e: ast.Expr):
         f = self.expr(e)
@@ -403,6 +406,7 @@ class Compiler:
 
         b.emit(decide, None, CONTROL, decide_src)
         labels["after action"] = b.pc
+        g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
         self.turn_region = (labels["turn"] + 1, labels["after action"])
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]

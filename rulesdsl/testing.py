@@ -19,6 +19,7 @@ import attrs
 
 from . import load
 from .engine.game import Game, ScenarioRt
+from .engine.rng import GENERATOR_VERSION
 from .engine.state import State, normalize
 from .errors import IllegalMove, RulesRuntimeError
 
@@ -55,9 +56,23 @@ class ScenarioResult:
         return self.failure is None
 
 
+class TranscriptError(ValueError):
+    """A file that is not a transcript this version can replay; says which field is wrong."""
+
+    def __init__(self, field: str, problem: str):
+        self.field = field
+        super().__init__(f"{field}: {problem}" if field else problem)
+
+
+# The names `load` takes itself: a parameter cannot be called so.
+_LOAD_ARGUMENTS = ("path", "players", "names")
+
+
 @attrs.define
 class Transcript:
-    """Everything needed to play a game again: `rulesdsl replay FILE TRANSCRIPT`."""
+    """Everything needed to play a game again: `rulesdsl replay FILE TRANSCRIPT`. `generator`
+    names the mapping from seeds to games it was made under (engine/rng.py): under another, its
+    seed deals another game, so it is refused rather than replayed wrong."""
 
     file: str
     players: int
@@ -66,21 +81,73 @@ class Transcript:
     moves: list[str]
     failure: str = ""
     max_moves: int = DEFAULT_MAX_MOVES
+    generator: int = GENERATOR_VERSION
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self), indent=1, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> Transcript:
-        data = json.loads(text)
-        return cls(data["file"], data["players"], data.get("params", {}), data["seed"], list(data["moves"]),
-                   data.get("failure", ""), data.get("max_moves", DEFAULT_MAX_MOVES))
+    def from_json(cls, text: str | bytes) -> Transcript:
+        """A transcript read back, every field checked: TranscriptError (a ValueError) names the
+        first wrong one."""
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise TranscriptError("", "it is nested too deeply to be a transcript") from None
+        except ValueError as e:  # not JSON, bytes that are not UTF-8, a number of too many digits
+            raise TranscriptError("", f"it is not JSON ({e})") from None
+        if type(data) is not dict:
+            raise TranscriptError("", "it must be a JSON object")
+        unknown = sorted(set(data) - {f.name for f in attrs.fields(cls)}, key=str)
+        if unknown:
+            raise TranscriptError(str(unknown[0])[:40], "is not a field of a transcript")
+        for name in ("file", "players", "seed", "moves"):
+            if name not in data:
+                raise TranscriptError(name, "is missing")
+        version = data.get("generator", 1)
+        if type(version) is not int:
+            raise TranscriptError("generator", "must be a whole number (the generator's version)")
+        if version != GENERATOR_VERSION:
+            raise TranscriptError("", f"this transcript was made by generator version {version}; its seed replays "
+                                  f"a different game now (version {GENERATOR_VERSION}): make it again")
+        file = _typed(data, "file", str, "a text")
+        players = _typed(data, "players", int, "a whole number")
+        if players < 1:
+            raise TranscriptError("players", f"is {players}; a game has at least 1 player")
+        params = _typed(data, "params", dict, "an object of parameter names and values", {})
+        for name, value in params.items():
+            if name in _LOAD_ARGUMENTS or not name.isidentifier():
+                raise TranscriptError("params", f"{name[:40]!r} cannot be a parameter's name")
+            if type(value) not in (int, bool, str):
+                raise TranscriptError(f"params.{name}", "must be a number, a text or true/false")
+        seed = _typed(data, "seed", int, "a whole number")
+        moves = _typed(data, "moves", list, "a list of move texts")
+        for k, m in enumerate(moves):
+            if type(m) is not str:
+                raise TranscriptError(f"moves[{k}]", "must be a move's text")
+        failure = _typed(data, "failure", str, "a text", "")
+        max_moves = _typed(data, "max_moves", int, "a whole number", DEFAULT_MAX_MOVES)
+        if max_moves < 0:
+            raise TranscriptError("max_moves", f"is {max_moves}; it must be at least 0")
+        return cls(file, players, dict(params), seed, list(moves), failure, max_moves, version)
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(self.to_json() + "\n", encoding="utf-8")
         return p
+
+
+def _typed(data: dict, name: str, kind: type, words: str, default=None):
+    """data[name] if it is of this kind (a bool is no number here); the default if it is absent and
+    has one."""
+    if name not in data and default is not None:
+        return default
+    v = data[name]
+    if type(v) is not kind:
+        shown = "null" if v is None else type(v).__name__
+        raise TranscriptError(name, f"must be {words}, not {shown}")
+    return v
 
 
 @attrs.define
@@ -364,7 +431,11 @@ def _check_copies(st: State, transcript: Transcript, rng: random.Random) -> None
     """A saved and reloaded state is the same state; a seat cannot tell apart worlds that differ
     only in cards it does not know."""
     text = st.to_json()
-    if st.game.state_from_json(text).to_json() != text:
+    try:
+        back = st.game.state_from_json(text)
+    except ValueError as e:  # the save's checks refuse a state the engine made
+        raise Failure(f"the state after move {len(transcript.moves)} does not load back: {e}") from None
+    if back.to_json() != text:
         raise Failure(f"saving and loading the state after move {len(transcript.moves)} changed it")
     if st.is_over:
         return

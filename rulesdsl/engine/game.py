@@ -40,7 +40,7 @@ class Code:
     """
 
     __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots", "kinds", "srcs", "blocks",
-                 "ends", "index", "leaf")
+                 "ends", "index", "leaf", "slot_types")
 
     def __init__(self, name: str, nlocals: int):
         self.name = name
@@ -57,6 +57,7 @@ class Code:
         self.nlocals = nlocals
         self.card_slots: tuple[int, ...] = ()
         self.cardlist_slots: tuple[int, ...] = ()
+        self.slot_types: dict[int, str] = {}  # local slot -> the checker's type (a loaded save is checked by it)
 
 
 class Decision:
@@ -149,6 +150,9 @@ class Game:
         self.var_layout: dict[str, tuple[int, bool]] = {}
         self.counter_init: list = []
         self.var_init: list = []
+        # Per slot of counters and vars: the checker's type ("int", "card", "list[player]", ...).
+        self.counter_types: list[str] = []
+        self.var_types: list[str] = []
         self.defines: dict[str, Callable] = {}
         self.shows: list[tuple[str, Callable, str]] = []
         self.statistics: list[tuple[str, Callable, str]] = []
@@ -160,6 +164,7 @@ class Game:
         self.actions: list[ActionRt] = []
         self.fingerprint = ""
         self.card_vars: tuple[int, ...] = ()
+        self.turn_resume = 0  # code 0's position while the turn decision is pending
         # Derived by `prepare()` for the engine's hot paths.
         self.zone_grid: list[bool] = []
         self.zone_hand: list[bool] = []
