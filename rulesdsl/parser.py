@@ -845,14 +845,10 @@ def _unfinished(text: str, path: str, err: UnexpectedInput) -> Diagnostic:
 
 
 def parse_file(path: str | Path) -> ast.RulesFile:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError([Diagnostic(None, f"no such file: {path}")]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError([Diagnostic(None, f"cannot read {path}: {e}")]) from None
-    return parse_text(text, str(path))
+    """Parse one rules file (its imports not followed), read as safely as `loader.read_file` reads."""
+    from .loader import read_file
+
+    return parse_text(read_file(path), str(path))
 
 
 def parse_expr(text: str, path: str = "<expr>") -> ast.Expr:
