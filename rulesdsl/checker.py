@@ -103,6 +103,9 @@ PLAYER_BUILTIN_ATTRS = {"seat": INT}
 CARD_BUILTIN_ATTRS = {"kind": STR}
 SHAPES = ("stack", "hand", "grid")
 MAX_CARDS = 10_000
+# Expressions checked one inside another, counted through the defines they use: the parser bounds
+# each rule's depth (parser.MAX_DEPTH), and this bounds a chain of defines, each using the next.
+MAX_NESTING = 150
 VISIBILITIES = ("public", "hidden", "private")
 HOOKS = ("setup", "round start", "round end", "turn start", "turn end", "game end")
 
@@ -288,12 +291,15 @@ class Checker:
         self.slots: dict[int, int | tuple[int, int, int]] = {}
         self.has_end_game = False
         self.scenario_players: dict[str, int] = {}
+        self.reported: set[tuple] = set()
+        self.depth = 0  # expressions being checked, one in another (through defines too)
 
     # -- reporting
     def error(self, span: ast.Span | None, message: str, hint: str | None = None) -> None:
         key = (span, message)
-        if any((d.span, d.message) == key for d in self.diags):
+        if key in self.reported:
             return
+        self.reported.add(key)
         self.diags.append(Diagnostic(span, message, hint))
 
     def fail(self, span, message, hint=None) -> str:
@@ -1112,7 +1118,15 @@ class Checker:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: ast.Expr, scope: _Scope, unit: _Unit, in_game: bool = True) -> str:
-        t = getattr(self, "e_" + type(e).__name__)(e, scope, unit)
+        if self.depth >= MAX_NESTING:  # (the parser bounds one rule; defines chain rules together)
+            self.types[id(e)] = ANY
+            return self.fail(e.span, f"this nests too deeply through defines (more than {MAX_NESTING} levels)",
+                             "a define used here is defined through a long chain of others: shorten it")
+        self.depth += 1
+        try:
+            t = getattr(self, "e_" + type(e).__name__)(e, scope, unit)
+        finally:
+            self.depth -= 1
         self.types[id(e)] = t
         return t
 

@@ -29,6 +29,9 @@ HEADERS = ("game", "players")
 # Declarations a game may have several of: a variant's own adds one more (`replace` swaps them all).
 ADDITIVE = ("ends", "cards")
 
+# Declarations with no name (ast.decl_key is None): a variant adds them, and cannot replace them.
+UNNAMED = {ast.Show: "a `show` line", ast.Import: "an `import`"}
+
 SUFFIX = ".rules"
 MAX_FILE_BYTES = 1 << 20  # a rules file larger than 1 MiB is refused (the seed games are under 10 KiB)
 MAX_FILES = 256  # files read through imports and extends in one load (a diamond of imports grows fast)
@@ -280,9 +283,15 @@ def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tup
     for d in own:
         if isinstance(d, ast.Replace):
             key = ast.decl_key(d.decl)
-            spots = where(key) if key else []
+            if key is None:  # (`show`, `import`: a variant's own adds to the base's)
+                word = UNNAMED.get(type(d.decl), "this declaration")
+                errors.append(Diagnostic(d.span, f"`replace` takes the place of a declaration the base names; "
+                                         f"{word} has no name to find it by",
+                                         f"write {word} without `replace`: it adds to the base's"))
+                continue
+            spots = where(key)
             if not spots:
-                missing(d, "replace", key or ("declaration",))
+                missing(d, "replace", key)
                 continue
             new = d.decl
             old = merged[spots[0]]
