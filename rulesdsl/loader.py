@@ -159,8 +159,7 @@ class _Loader:
             raise refuse(f"{head}: a file name cannot hold control characters")
         if not written.endswith(SUFFIX):
             raise refuse(f"{head}: only {SUFFIX} files are read as rules",
-                         f"rules files are named NAME{SUFFIX}" + (" (a folder cannot be imported)"
-                                                                   if os.path.isdir(path) else ""))
+                         f"rules files are named NAME{SUFFIX}" + (" (this is a folder)" if os.path.isdir(path) else ""))
         self.reads += 1
         if self.reads > MAX_FILES:
             raise refuse(f"{head}: too many files ({MAX_FILES}) read through imports and extends")

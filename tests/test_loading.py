@@ -126,7 +126,7 @@ def test_an_empty_name_a_folder_and_a_name_without_rules_are_refused(tmp_path):
     d, _ = refusal(tmp_path, "")
     assert "empty file name" in d.message
     d, _ = refusal(tmp_path, "dir")
-    assert "only .rules files" in d.message and "folder" in d.hint
+    assert "only .rules files" in d.message and "this is a folder" in d.hint
     d, _ = refusal(tmp_path, "dir.rules")
     assert "it is a folder" in d.message
 
