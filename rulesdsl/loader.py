@@ -6,7 +6,7 @@ the base's declaration of the same thing and `remove ...` drops it. Replacing or
 the base lacks, or declaring again what it has without `replace`, is a located error.
 
 A rules file is untrusted, so what it may make us read is narrow (docs/language.md, "Where
-imports may point"): only regular files named `*.rules`, of at most `MAX_FILE_BYTES`, in UTF-8,
+imports may point"): only regular files named `*.rules`, in UTF-8, `MAX_BYTES` in all,
 inside the allowed roots (the top file's project, the library of preludes, `--allow-path`),
 symbolic links resolved first. A file refused is never read, so no error can quote it.
 """
@@ -33,7 +33,10 @@ ADDITIVE = ("ends", "cards")
 UNNAMED = {ast.Show: "a `show` line", ast.Import: "an `import`"}
 
 SUFFIX = ".rules"
-MAX_FILE_BYTES = 1 << 20  # a rules file larger than 1 MiB is refused (the seed games are under 10 KiB)
+# The rules text one load reads, in all its files: 256 KiB (the seed games, with what they import,
+# are under 20 KiB). Parsing takes up to some 20 microseconds a byte (a list of 100,000 numbers):
+# this bounds it to a few seconds.
+MAX_BYTES = 1 << 18
 MAX_FILES = 256  # files read through imports and extends in one load (a diamond of imports grows fast)
 # A folder holding one of these is a project: the top file's imports may reach anywhere inside it.
 PROJECT_MARKERS = (".git", "pyproject.toml")
@@ -48,10 +51,10 @@ class Roots:
 
     allowed: tuple[Path, ...]
     library: tuple[Path, ...]
-    max_bytes: int = MAX_FILE_BYTES
+    max_bytes: int = MAX_BYTES
 
     @classmethod
-    def of(cls, top: Path, allow_paths: Iterable[str | Path] = (), max_bytes: int = MAX_FILE_BYTES) -> Roots:
+    def of(cls, top: Path, allow_paths: Iterable[str | Path] = (), max_bytes: int = MAX_BYTES) -> Roots:
         library = tuple(_real(Path(r)) for r in LIBRARY_ROOTS if Path(r).is_dir())
         extra = tuple(_real(Path(r)) for r in allow_paths)
         return cls((project_root(top), *extra, *library), library, max_bytes)
@@ -101,13 +104,13 @@ class Resolved:
         return [main, *rest]
 
 
-def resolve(path: str | Path, allow_paths: Sequence[str | Path] = (), max_bytes: int = MAX_FILE_BYTES) -> Resolved:
+def resolve(path: str | Path, allow_paths: Sequence[str | Path] = (), max_bytes: int = MAX_BYTES) -> Resolved:
     """The game at `path` with its imports and base. `allow_paths`: more folders it may read from."""
     top = Path(os.path.normpath(path)) if "\0" not in str(path) else Path(path)
     return _Loader(Roots.of(top, allow_paths, max_bytes)).resolve(top, None, ())
 
 
-def read_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> str:
+def read_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
     """The text of one rules file named by the user, refused as the top file of a load would be."""
     top = Path(path)
     return _Loader(Roots.of(top, (), max_bytes)).read(top, None, "read")[1]
@@ -119,6 +122,7 @@ class _Loader:
     def __init__(self, roots: Roots):
         self.roots = roots
         self.reads = 0
+        self.left = roots.max_bytes  # of the rules text the load may still read
 
     def resolve(self, path: Path, via: ast.Import | ast.Extends | None, chain: tuple[Path, ...]) -> Resolved:
         what = "extend" if isinstance(via, ast.Extends) else "import"
@@ -179,7 +183,8 @@ class _Loader:
             raise refuse(f"{head}: it is outside the folders rules may be read from")
         if real.suffix != SUFFIX:
             raise refuse(f"{head}: it is a link to '{real.name}', and only {SUFFIX} files are read as rules")
-        data = _read_regular(real, self.roots.max_bytes, refuse, head)
+        data = _read_regular(real, self.left, refuse, head, self.roots.max_bytes)
+        self.left -= len(data)
         try:
             return real, data.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -230,10 +235,10 @@ class _Loader:
             raise RulesError(e.diagnostics, {**sources, **e.sources}) from None
 
 
-def _read_regular(real: Path, limit: int, refuse, head: str) -> bytes:
-    """A regular file's bytes, at most `limit`. Opened without blocking and checked on the open
-    file itself, so a FIFO, a device (/dev/zero, /dev/stdin), a folder or a file swapped after the
-    check is never read from."""
+def _read_regular(real: Path, limit: int, refuse, head: str, whole: int) -> bytes:
+    """A regular file's bytes, at most `limit` (what is left of the load's `whole` budget). Opened
+    without blocking and checked on the open file itself, so a FIFO, a device (/dev/zero,
+    /dev/stdin), a folder or a file swapped after the check is never read from."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(real, flags)
@@ -245,7 +250,9 @@ def _read_regular(real: Path, limit: int, refuse, head: str) -> bytes:
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
             raise refuse(f"{head}: it is {kind}", f"rules are read from files named NAME{SUFFIX}")
         if info.st_size > limit:
-            raise refuse(f"{head}: it is too large ({info.st_size} bytes; the limit is {limit})")
+            raise refuse(f"{head}: it is too large ({info.st_size} bytes; " + (
+                f"the limit is {whole})" if limit == whole else
+                f"the files read before it leave {limit} of the {whole} one load may read)"))
         chunks = []
         size = 0
         while size <= limit:
@@ -255,7 +262,7 @@ def _read_regular(real: Path, limit: int, refuse, head: str) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
         if size > limit:  # (a file that grew while read)
-            raise refuse(f"{head}: it is too large (over {limit} bytes)")
+            raise refuse(f"{head}: it is too large (it grew over {limit} bytes while read)")
         return b"".join(chunks)
     finally:
         os.close(fd)

@@ -1,7 +1,7 @@
 """Safe loading: what `import` and `extends` may read, and how each refusal is reported.
 
-A rules file is untrusted: it reads only regular UTF-8 `*.rules` files of at most
-loader.MAX_FILE_BYTES inside its project, the library of preludes and the folders allowed by
+A rules file is untrusted: it reads only regular UTF-8 `*.rules` files, loader.MAX_BYTES in all,
+inside its project, the library of preludes and the folders allowed by
 --allow-path; every refusal is a located error that never quotes the refused file.
 """
 
@@ -175,14 +175,27 @@ def test_a_file_over_the_size_limit_is_refused(tmp_path):
     big.write_text("# padding\n" * 50, encoding="utf-8")
     p = importing(tmp_path, "big.rules")
     with pytest.raises(rulesdsl.RulesError) as e:
-        loader.resolve(p, max_bytes=200)
+        loader.resolve(p, max_bytes=400)
     (d,) = e.value.diagnostics
-    assert d.span.line == 2 and "too large (500 bytes; the limit is 200)" in d.message
+    assert d.span.line == 2 and "too large (500 bytes; the files read before it leave" in d.message
     with pytest.raises(rulesdsl.RulesError) as e:
         loader.resolve(big, max_bytes=200)
     (d,) = e.value.diagnostics
-    assert (d.span.line, d.span.column) == (1, 1) and "too large" in d.message
-    assert loader.MAX_FILE_BYTES == 1 << 20
+    assert (d.span.line, d.span.column) == (1, 1) and "too large (500 bytes; the limit is 200)" in d.message
+    assert loader.MAX_BYTES == 1 << 18
+
+
+def test_the_size_limit_counts_every_file_of_a_load(tmp_path):
+    # (many files, each under the limit, would otherwise read as much as they like)
+    for i in range(3):
+        (tmp_path / f"part{i}.rules").write_text("# padding\n" * 10, encoding="utf-8")
+    p = tmp_path / "g.rules"
+    p.write_text("".join(f'import "part{i}.rules"\n' for i in range(3)), encoding="utf-8")
+    with pytest.raises(rulesdsl.RulesError) as e:
+        loader.resolve(p, max_bytes=300)  # (g.rules is 63 bytes, each part 100)
+    (d,) = e.value.diagnostics
+    assert d.span.line == 3
+    assert "too large (100 bytes; the files read before it leave 37 of the 300 one load may read)" in d.message
 
 
 def test_a_file_not_in_utf8_is_located_and_not_quoted(tmp_path):
