@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import attrs
 
 from . import ast
-from .errors import Diagnostic, RulesError, did_you_mean
+from .errors import MAX_ERRORS, Diagnostic, RulesError, did_you_mean
 
 # ---------------------------------------------------------------- types
 # Types are short strings: int bool str player card zone direction none any, and list[T].
@@ -301,6 +301,8 @@ class Checker:
             return
         self.reported.add(key)
         self.diags.append(Diagnostic(span, message, hint))
+        if len(self.diags) > MAX_ERRORS:  # (hints cost a look through every name: stop, as the parser does)
+            raise _TooMany
 
     def fail(self, span, message, hint=None) -> str:
         self.error(span, message, hint)
@@ -1458,6 +1460,15 @@ def coerce_param(raw: object, default: object) -> int | bool | str | None:
     return str(raw)
 
 
+class _TooMany(Exception):
+    """More errors than RulesError shows: checking stops."""
+
+
 def check(files: list[ast.RulesFile], players: int | None = None, params: dict[str, object] | None = None) -> Program:
-    """Check parsed files (a game and what it imports). Raises RulesError with every error."""
-    return Checker(files, players, params).run()
+    """Check parsed files (a game and what it imports). Raises RulesError with every error (up to
+    errors.MAX_ERRORS, then a note)."""
+    checker = Checker(files, players, params)
+    try:
+        return checker.run()
+    except _TooMany:
+        raise RulesError(checker.diags, checker.sources) from None

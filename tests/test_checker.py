@@ -851,3 +851,10 @@ def test_an_odd_line_break_in_a_comment_does_not_shift_the_checkers_quote(odd):
     (d,) = info.value.diagnostics
     assert info.value.format().splitlines()[1] == "  counter score per player = nope"
     assert line_of(text.replace(odd, " "), d.span.line) == "counter score per player = nope"
+
+
+def test_the_checker_stops_after_a_hundred_errors_with_a_located_note():
+    # (each unknown name looks for a close one among every name: thousands of them took minutes)
+    ds = diagnostics(MINI + "".join(f"define u{i} = nope{i} + 1\n" for i in range(3000)))
+    assert len(ds) == 101 and all(d.span is not None and d.span.line > 0 for d in ds)
+    assert ds[-1].message == "too many errors: stopped after 100"
