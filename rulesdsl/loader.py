@@ -33,10 +33,10 @@ ADDITIVE = ("ends", "cards")
 UNNAMED = {ast.Show: "a `show` line", ast.Import: "an `import`"}
 
 SUFFIX = ".rules"
-# The rules text one load reads, in all its files: 256 KiB (the seed games, with what they import,
-# are under 20 KiB). Parsing takes up to some 20 microseconds a byte (a list of 100,000 numbers):
-# this bounds it to a few seconds.
-MAX_BYTES = 1 << 18
+# The rules text one load reads, in all its files: 128 KiB (the seed games, with what they import,
+# are under 20 KiB). Parsing takes up to some 30 microseconds a byte (`[1,1,1,...]`: 256 KiB of it
+# took 7.6 s), so this bounds a load to about 4 s.
+MAX_BYTES = 1 << 17
 MAX_FILES = 256  # files read through imports and extends in one load (a diamond of imports grows fast)
 # A folder holding one of these is a project: the top file's imports may reach anywhere inside it.
 PROJECT_MARKERS = (".git", "pyproject.toml")

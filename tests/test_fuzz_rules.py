@@ -285,11 +285,15 @@ def _count(strategy: st.SearchStrategy, case, n: int) -> tuple[Counter[str], flo
 
 
 def main(argv: list[str]) -> int:
-    """Run N cases of each kind (default LONG_CASES) and print what happened: docs/testing.md."""
+    """`[N [KIND]]`: run N cases (default LONG_CASES) of each kind, or of KIND (mutated, generated),
+    and print what happened: docs/testing.md."""
     n = int(argv[0]) if argv else LONG_CASES
     failures = 0
-    kinds = {"mutated": (st.integers(0, 2**32), mutated_case), "generated": (grammar_strategy(), generated_case)}
+    kinds = {"mutated": (st.integers(0, 2**32), mutated_case), "generated": (st.deferred(lambda: grammar_strategy()),
+                                                                             generated_case)}
     for kind, (strategy, case) in kinds.items():
+        if len(argv) > 1 and kind != argv[1]:
+            continue
         counts, slowest, seconds = _count(strategy, case, n)
         failures += counts["HANG"] + counts["UNLOCATED"] + counts["TRACEBACK"]
         print(f"{kind}: {sum(counts.values())} cases in {seconds:.0f} s (slowest {slowest:.2f} s): "

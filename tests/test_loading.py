@@ -182,7 +182,7 @@ def test_a_file_over_the_size_limit_is_refused(tmp_path):
         loader.resolve(big, max_bytes=200)
     (d,) = e.value.diagnostics
     assert (d.span.line, d.span.column) == (1, 1) and "too large (500 bytes; the limit is 200)" in d.message
-    assert loader.MAX_BYTES == 1 << 18
+    assert loader.MAX_BYTES == 1 << 17
 
 
 def test_the_size_limit_counts_every_file_of_a_load(tmp_path):
