@@ -12,6 +12,8 @@ from .ast import Span
 
 # The most errors one RulesError reports; the rest are counted (compilers stop too: "too many errors").
 MAX_ERRORS = 100
+# The most characters of a source line an error quotes (a longer line is cut around the place).
+QUOTE_WIDTH = 160
 
 
 def source_lines(text: str) -> list[str]:
@@ -46,10 +48,16 @@ class Diagnostic:
             src_lines = _lines[s.file] if _lines is not None and s.file in _lines else source_lines(text)
             if 0 < s.line <= len(src_lines):
                 line = printable(src_lines[s.line - 1])
-                lines.append(f"  {line}")
                 end = s.end_column if s.end_line == s.line and s.end_column > s.column else len(line) + 1
-                width = max(1, min(end, len(line) + 1) - s.column)
-                lines.append("  " + " " * (s.column - 1) + "^" * width)
+                col, end = s.column, min(end, len(line) + 1)
+                if len(line) > QUOTE_WIDTH:  # a long line: the part around the place, marked as cut
+                    start = max(0, min(col - 1 - QUOTE_WIDTH // 4, len(line) - QUOTE_WIDTH))
+                    cut = ("..." if start else "") + line[start : start + QUOTE_WIDTH]
+                    shift = start - (3 if start else 0)
+                    line = cut + ("..." if start + QUOTE_WIDTH < len(line) else "")
+                    col, end = col - shift, min(end - shift, len(cut) + 1)
+                lines.append(f"  {line}")
+                lines.append("  " + " " * (col - 1) + "^" * max(1, end - col))
         if self.hint:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)

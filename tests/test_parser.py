@@ -853,3 +853,13 @@ def test_a_quoted_line_never_carries_control_characters_to_the_terminal():
     assert not any(ch in shown for ch in "\x1b\x07\x00\t")
     line, caret = shown.splitlines()[1:3]
     assert line.index("=") == caret.index("^")  # (one character for one: the caret still points)
+
+
+@pytest.mark.parametrize("text", ["define l = [" + "1, " * 1000 + "= ]\n", "define l = = [" + "1, " * 1000 + "]\n",
+                                  "define l = [" + "1, " * 500 + "= " + "1, " * 500 + "]\n"])
+def test_a_long_line_is_quoted_around_the_place_with_the_caret_under_it(text):
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text(text, "t.rules")
+    line, caret = info.value.format().splitlines()[1:3]
+    assert len(line) <= 2 + 3 + 160 + 3
+    assert line[caret.index("^")] == "="
