@@ -600,7 +600,7 @@ class Checker:
         return False
 
     def _check_var_init(self, v: VarInfo) -> None:
-        unit = _Unit(v.name, "expr")
+        unit = _Unit(v.name, "init")
         t = self.expr(v.init, _Scope(), unit, in_game=False)
         if v.type == "?":
             if t in (NONE, ANY):
@@ -1163,12 +1163,15 @@ class Checker:
             self.refs[id(e)] = ("const", value)
             return _kind_of_value(value)
         v = self.var_by_name.get(name)
+        z = self.zone_by_name.get(name)
+        if unit.kind == "init" and (v is not None or z is not None):  # (the compiler has no state to read)
+            return self.fail(e.span, "an initial value must not depend on the game in progress",
+                             "start with a plain value and set it in `setup`")
         if v is not None:
             if v.per_player:
                 return self.fail(e.span, f"'{name}' belongs to each player", f"write `me.{name}` or `p.{name}`")
             self.refs[id(e)] = ("counter" if v.counter else "var", v.index)
             return v.type if v.type != "?" else ANY
-        z = self.zone_by_name.get(name)
         if z is not None:
             if z.per_player:
                 return self.fail(e.span, f"each player has a '{name}'", f"write `me.{name}` or `p.{name}`")

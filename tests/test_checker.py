@@ -858,3 +858,12 @@ def test_the_checker_stops_after_a_hundred_errors_with_a_located_note():
     ds = diagnostics(MINI + "".join(f"define u{i} = nope{i} + 1\n" for i in range(3000)))
     assert len(ds) == 101 and all(d.span is not None and d.span.line > 0 for d in ds)
     assert ds[-1].message == "too many errors: stopped after 100"
+
+
+@pytest.mark.parametrize("init", ["later", "later + 1", "count(deck)", "score"])
+def test_an_initial_value_that_reads_the_game_is_located(init):
+    # (found by fuzzing: a variable declared after it reached the compiler, which has no state yet)
+    text = edit("var leader: player = none\n", f"var leader: player = none\nvar early = {init}\nvar later: int = 2\n")
+    ds = diagnostics(text)
+    assert any(d.message == "an initial value must not depend on the game in progress" for d in ds)
+    assert all(line_of(text, d.span.line).startswith("var early") for d in ds)
