@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 SOURCES = sorted(p.relative_to(GAMES) for p in GAMES.rglob("*.rules"))
 
-CI_CASES = {"mutated": 500, "generated": 400}  # (about 40 s together on a shared machine)
+CI_CASES = {"mutated": 500, "generated": 400}  # (25 to 50 s together on the shared machine)
 LONG_CASES = 10_000
 TIME_LIMIT = 5.0  # seconds of processor time: a case slower than this is a hang (cases take milliseconds)
 PLAY_MOVES = 60  # moves of the random playout of a file that makes a game
