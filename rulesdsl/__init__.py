@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from .engine.game import Game, Move
@@ -20,24 +21,27 @@ __all__ = [
 ]
 
 
-def parse_files(path: str | Path):
+def parse_files(path: str | Path, allow_paths: Sequence[str | Path] = ()):
     """Parse a rules file with what it imports and extends: the checker's input (the merged
-    declarations first, then the other files for their sources)."""
+    declarations first, then the other files for their sources). Imports read only inside the
+    file's project, the library of preludes and `allow_paths` (docs/language.md)."""
     from .loader import resolve
 
-    return resolve(path).files()
+    return resolve(path, allow_paths).files()
 
 
-def load(path: str | Path, players: int | None = None, names: list[str] | None = None, **params) -> Game:
+def load(path: str | Path, players: int | None = None, names: list[str] | None = None, *,
+         allow_paths: Sequence[str | Path] = (), **params) -> Game:
     """Load a rules file into a game for `players` players (the file's default if None).
 
-    Keyword arguments set parameters (`tokens_to_lose=2`). Raises RulesError with every located
-    error if the file, or a parameter, is not valid.
+    Keyword arguments set parameters (`tokens_to_lose=2`); `allow_paths` names more folders its
+    imports may read. Raises RulesError with every located error if the file, or a parameter, is
+    not valid.
     """
     from .checker import check
     from .compiler import compile_program
 
-    files = parse_files(path)
+    files = parse_files(path, allow_paths)
     try:
         program = check(files, players, params)
     except RulesError as e:

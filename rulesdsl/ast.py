@@ -542,11 +542,7 @@ def key_words(key: tuple) -> str:
         return "rank by"
     if kind == "winners":
         return "winners are"
-    if kind == "game":
-        return "game"
-    if kind == "players":
-        return "players"
-    return f"{kind} {key[1]}"
+    return " ".join(str(k) for k in key)
 
 
 @attrs.frozen(eq=False)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import attrs
 
 from . import ast
-from .errors import Diagnostic, RulesError, did_you_mean
+from .errors import MAX_ERRORS, Diagnostic, RulesError, did_you_mean
 
 # ---------------------------------------------------------------- types
 # Types are short strings: int bool str player card zone direction none any, and list[T].
@@ -103,6 +103,9 @@ PLAYER_BUILTIN_ATTRS = {"seat": INT}
 CARD_BUILTIN_ATTRS = {"kind": STR}
 SHAPES = ("stack", "hand", "grid")
 MAX_CARDS = 10_000
+# Expressions checked one inside another, counted through the defines they use: the parser bounds
+# each rule's depth (parser.MAX_DEPTH), and this bounds a chain of defines, each using the next.
+MAX_NESTING = 150
 VISIBILITIES = ("public", "hidden", "private")
 HOOKS = ("setup", "round start", "round end", "turn start", "turn end", "game end")
 
@@ -288,13 +291,18 @@ class Checker:
         self.slots: dict[int, int | tuple[int, int, int]] = {}
         self.has_end_game = False
         self.scenario_players: dict[str, int] = {}
+        self.reported: set[tuple] = set()
+        self.depth = 0  # expressions being checked, one in another (through defines too)
 
     # -- reporting
     def error(self, span: ast.Span | None, message: str, hint: str | None = None) -> None:
         key = (span, message)
-        if any((d.span, d.message) == key for d in self.diags):
+        if key in self.reported:
             return
+        self.reported.add(key)
         self.diags.append(Diagnostic(span, message, hint))
+        if len(self.diags) > MAX_ERRORS:  # (hints cost a look through every name: stop, as the parser does)
+            raise _TooMany
 
     def fail(self, span, message, hint=None) -> str:
         self.error(span, message, hint)
@@ -592,7 +600,7 @@ class Checker:
         return False
 
     def _check_var_init(self, v: VarInfo) -> None:
-        unit = _Unit(v.name, "expr")
+        unit = _Unit(v.name, "init")
         t = self.expr(v.init, _Scope(), unit, in_game=False)
         if v.type == "?":
             if t in (NONE, ANY):
@@ -1112,7 +1120,15 @@ class Checker:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: ast.Expr, scope: _Scope, unit: _Unit, in_game: bool = True) -> str:
-        t = getattr(self, "e_" + type(e).__name__)(e, scope, unit)
+        if self.depth >= MAX_NESTING:  # (the parser bounds one rule; defines chain rules together)
+            self.types[id(e)] = ANY
+            return self.fail(e.span, f"this nests too deeply through defines (more than {MAX_NESTING} levels)",
+                             "a define used here is defined through a long chain of others: shorten it")
+        self.depth += 1
+        try:
+            t = getattr(self, "e_" + type(e).__name__)(e, scope, unit)
+        finally:
+            self.depth -= 1
         self.types[id(e)] = t
         return t
 
@@ -1147,12 +1163,15 @@ class Checker:
             self.refs[id(e)] = ("const", value)
             return _kind_of_value(value)
         v = self.var_by_name.get(name)
+        z = self.zone_by_name.get(name)
+        if unit.kind == "init" and (v is not None or z is not None):  # (the compiler has no state to read)
+            return self.fail(e.span, "an initial value must not depend on the game in progress",
+                             "start with a plain value and set it in `setup`")
         if v is not None:
             if v.per_player:
                 return self.fail(e.span, f"'{name}' belongs to each player", f"write `me.{name}` or `p.{name}`")
             self.refs[id(e)] = ("counter" if v.counter else "var", v.index)
             return v.type if v.type != "?" else ANY
-        z = self.zone_by_name.get(name)
         if z is not None:
             if z.per_player:
                 return self.fail(e.span, f"each player has a '{name}'", f"write `me.{name}` or `p.{name}`")
@@ -1444,6 +1463,15 @@ def coerce_param(raw: object, default: object) -> int | bool | str | None:
     return str(raw)
 
 
+class _TooMany(Exception):
+    """More errors than RulesError shows: checking stops."""
+
+
 def check(files: list[ast.RulesFile], players: int | None = None, params: dict[str, object] | None = None) -> Program:
-    """Check parsed files (a game and what it imports). Raises RulesError with every error."""
-    return Checker(files, players, params).run()
+    """Check parsed files (a game and what it imports). Raises RulesError with every error (up to
+    errors.MAX_ERRORS, then a note)."""
+    checker = Checker(files, players, params)
+    try:
+        return checker.run()
+    except _TooMany:
+        raise RulesError(checker.diags, checker.sources) from None

@@ -43,7 +43,12 @@ def _bad_parameters(e: RulesError) -> bool:
 
 
 def _load(args) -> object:
-    return load(args.file, players=args.players, **_parse_sets(args.set))
+    return load(args.file, players=args.players, allow_paths=_allowed(args), **_parse_sets(args.set))
+
+
+def _allowed(args) -> list[str]:
+    """--allow-path folders: where imports may read besides the file's project and the preludes."""
+    return list(getattr(args, "allow_path", None) or ())
 
 
 def _workers(args) -> tuple[int, str]:
@@ -72,7 +77,7 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
     params = _parse_sets(args.set)
     for path in args.files:
         try:
-            game = load(path, players=args.players, **params)
+            game = load(path, players=args.players, allow_paths=_allowed(args), **params)
         except RulesError as e:
             print(e.format(), file=err)
             status = max(status, EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR)
@@ -737,13 +742,20 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
         sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
 
+    def allow_path(sp):
+        sp.add_argument("--allow-path", action="append", metavar="DIR",
+                        help="a folder imports may also read from (repeatable; default: the file's project "
+                             "and the preludes)")
+
     c = sub.add_parser("check", help="check rules files; print located errors")
     c.add_argument("files", nargs="+", metavar="FILE")
     common(c)
+    allow_path(c)
 
     pl = sub.add_parser("play", help="play at the terminal against bots")
     pl.add_argument("file", metavar="FILE")
     common(pl)
+    allow_path(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
     pl.add_argument("--bots", default="random", metavar="KIND",
@@ -755,6 +767,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="bots play many games; print statistics")
     s.add_argument("file", metavar="FILE")
     common(s)
+    allow_path(s)
     s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
     s.add_argument("--bots", default="random", metavar="KIND[,KIND...]",

@@ -4,23 +4,86 @@
 the base's declarations come first, then this file's, where `replace DECL` takes the place of
 the base's declaration of the same thing and `remove ...` drops it. Replacing or removing what
 the base lacks, or declaring again what it has without `replace`, is a located error.
+
+A rules file is untrusted, so what it may make us read is narrow (docs/language.md, "Where
+imports may point"): only regular files named `*.rules`, in UTF-8, `MAX_BYTES` in all,
+inside the allowed roots (the top file's project, the library of preludes, `--allow-path`),
+symbolic links resolved first. A file refused is never read, so no error can quote it.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import attrs
 
 from . import ast
 from .errors import Diagnostic, RulesError, did_you_mean
-from .parser import parse_file
+from .parser import parse_text
 
 # Declarations a variant may simply write again: its own name and player counts win.
 HEADERS = ("game", "players")
 # Declarations a game may have several of: a variant's own adds one more (`replace` swaps them all).
 ADDITIVE = ("ends", "cards")
+
+# Declarations with no name (ast.decl_key is None): a variant adds them, and cannot replace them.
+UNNAMED = {ast.Show: "a `show` line", ast.Import: "an `import`"}
+
+SUFFIX = ".rules"
+# The rules text one load reads, in all its files: 128 KiB (the seed games, with what they import,
+# are under 20 KiB). Parsing takes up to some 30 microseconds a byte (`[1,1,1,...]`: 256 KiB of it
+# took 7.6 s), so this bounds a load to about 4 s.
+MAX_BYTES = 1 << 17
+MAX_FILES = 256  # files read through imports and extends in one load (a diamond of imports grows fast)
+# A folder holding one of these is a project: the top file's imports may reach anywhere inside it.
+PROJECT_MARKERS = (".git", "pyproject.toml")
+# Folders searched after the importing file's own folder, and always allowed: the library of
+# preludes. A package that ships preludes adds its folder here.
+LIBRARY_ROOTS: list[Path] = []
+
+
+@attrs.frozen
+class Roots:
+    """Where one load may read: resolved folders, each file read must lie inside one of them."""
+
+    allowed: tuple[Path, ...]
+    library: tuple[Path, ...]
+    max_bytes: int = MAX_BYTES
+
+    @classmethod
+    def of(cls, top: Path, allow_paths: Iterable[str | Path] = (), max_bytes: int = MAX_BYTES) -> Roots:
+        library = tuple(_real(Path(r)) for r in LIBRARY_ROOTS if Path(r).is_dir())
+        extra = tuple(_real(Path(r)) for r in allow_paths)
+        return cls((project_root(top), *extra, *library), library, max_bytes)
+
+    def holds(self, real: Path) -> bool:
+        return any(real == r or real.is_relative_to(r) for r in self.allowed)
+
+
+def _real(p: Path) -> Path:
+    try:
+        return p.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop or a bad name: a root that holds nothing
+        return Path(os.path.abspath(p))
+
+
+def project_root(top: Path) -> Path:
+    """The folder whose tree the top file's imports may reach: the nearest folder above the top file
+    that holds `.git` or `pyproject.toml` (a project: its variants in `variants/` extend
+    `../base.rules`, its tests in `tests/data/` extend `../../games/x.rules`), else the top file's
+    own folder. A marker in the home folder or the file system's root does not count: that would
+    open every file of the user."""
+    folder = _real(top).parent
+    never = {Path(folder.anchor), _real(Path.home())}
+    for d in (folder, *folder.parents):
+        if d in never:
+            break
+        if any((d / m).exists() for m in PROJECT_MARKERS):
+            return d
+    return folder
 
 
 @attrs.define
@@ -41,52 +104,173 @@ class Resolved:
         return [main, *rest]
 
 
-def resolve(path: str | Path) -> Resolved:
-    return _resolve(Path(path), None, ())
+def resolve(path: str | Path, allow_paths: Sequence[str | Path] = (), max_bytes: int = MAX_BYTES) -> Resolved:
+    """The game at `path` with its imports and base. `allow_paths`: more folders it may read from."""
+    top = Path(os.path.normpath(path)) if "\0" not in str(path) else Path(path)
+    return _Loader(Roots.of(top, allow_paths, max_bytes)).resolve(top, None, ())
 
 
-def _resolve(path: Path, via: ast.Decl | None, chain: tuple[Path, ...]) -> Resolved:
-    path = Path(os.path.normpath(path))  # games/variants/../base.rules -> games/base.rules
-    key = path.resolve()
-    if key in chain:
-        verb = "extends" if isinstance(via, ast.Extends) else "imports"
-        raise RulesError([Diagnostic(via.span if via else None,
-                                     f"'{path}' {verb} itself (through {len(chain)} files)")])
-    if via is not None and not path.exists():
+def read_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
+    """The text of one rules file named by the user, refused as the top file of a load would be."""
+    top = Path(path)
+    return _Loader(Roots.of(top, (), max_bytes)).read(top, None, "read")[1]
+
+
+class _Loader:
+    """One load: the roots, and how many files it has read (see MAX_FILES)."""
+
+    def __init__(self, roots: Roots):
+        self.roots = roots
+        self.reads = 0
+        self.left = roots.max_bytes  # of the rules text the load may still read
+
+    def resolve(self, path: Path, via: ast.Import | ast.Extends | None, chain: tuple[Path, ...]) -> Resolved:
         what = "extend" if isinstance(via, ast.Extends) else "import"
-        raise RulesError([Diagnostic(via.span, f"cannot {what} '{via.path}': no such file ({path})")])
-    f = parse_file(path)
-    sources = {f.path: f.source}
-    own: list[ast.Decl] = []
-    extends: list[ast.Extends] = []
-    errors: list[Diagnostic] = []
-    for d in f.decls:
-        if isinstance(d, ast.Extends):
-            extends.append(d)
-        elif isinstance(d, ast.Import):
-            sub = _resolve(path.parent / d.path, d, (*chain, key))
-            own.extend(sub.decls)
-            sources.update(sub.sources)
-        else:
-            own.append(d)
-    for extra in extends[1:]:
-        errors.append(Diagnostic(extra.span, "a variant extends one file", f"it already extends '{extends[0].path}'"))
-    if not extends:
-        for d in own:
-            if isinstance(d, (ast.Replace, ast.Remove)):
-                word = "replace" if isinstance(d, ast.Replace) else "remove"
-                errors.append(Diagnostic(d.span, f"`{word}` changes a base game, and this file extends none",
-                                         'begin the file with `extends "BASE.rules"`'))
+        key, text = self.read(path, via, what)
+        if key in chain:
+            verb = "extends" if isinstance(via, ast.Extends) else "imports"
+            raise RulesError([Diagnostic(via.span if via else None,
+                                         f"'{path}' {verb} itself (through {len(chain)} files)")])
+        f = parse_text(text, str(path))
+        return self.declarations(f, key, chain)
+
+    def locate(self, written: str, folder: Path) -> Path:
+        """An import's file: beside the importing file, else in the library (the first that has it)."""
+        if "\0" in written:
+            return folder / "NUL"  # (refused by `read` before any use)
+        here = Path(os.path.normpath(folder / written))
+        if os.path.lexists(here) or os.path.isabs(written):
+            return here
+        for lib in self.roots.library:
+            there = Path(os.path.normpath(lib / written))
+            if os.path.exists(there):
+                return there
+        return here
+
+    def read(self, path: Path, via: ast.Decl | None, what: str) -> tuple[Path, str]:
+        """The resolved path and text of a file the rules may read; else a located RulesError (at
+        the import, or at 1:1 of the top file). The text of a file refused is never read."""
+        def refuse(message: str, hint: str | None = None) -> RulesError:
+            span = via.span if via is not None else ast.Span(shown, 1, 1, 1, 2)
+            return RulesError([Diagnostic(span, message, hint)])
+
+        written = via.path if isinstance(via, (ast.Import, ast.Extends)) else str(path)
+        shown = written.encode("unicode_escape").decode("ascii") if not written.isprintable() else written
+        head = f"cannot {what} '{shown}'" if via is not None else f"cannot read '{shown}'"
+        if not written.strip():
+            raise refuse(f"cannot {what} an empty file name", f'write the file\'s name: {what} "NAME{SUFFIX}"')
+        if "\0" in written or not written.isprintable():
+            raise refuse(f"{head}: a file name cannot hold control characters")
+        if not written.endswith(SUFFIX):
+            raise refuse(f"{head}: only {SUFFIX} files are read as rules",
+                         f"rules files are named NAME{SUFFIX}" + (" (this is a folder)" if os.path.isdir(path) else ""))
+        self.reads += 1
+        if self.reads > MAX_FILES:
+            raise refuse(f"{head}: too many files ({MAX_FILES}) read through imports and extends")
+        if not self.roots.holds(Path(os.path.realpath(path))):  # (before the file's existence is told)
+            raise refuse(f"{head}: it is outside the folders rules may be read from",
+                         f"rules read files in {self.roots.allowed[0]} and the library of preludes; "
+                         "allow another folder with --allow-path DIR")
+        try:
+            real = path.resolve(strict=True)
+        except FileNotFoundError:
+            raise refuse(f"{head}: no such file ({path})" if via is not None else f"no such file: {shown}") from None
+        except RuntimeError:  # (Python before 3.13 reports a loop of symbolic links so)
+            raise refuse(f"{head}: a loop of symbolic links") from None
+        except OSError as e:
+            raise refuse(f"{head}: {_reason(e)}") from None
+        if not self.roots.holds(real):
+            raise refuse(f"{head}: it is outside the folders rules may be read from")
+        if real.suffix != SUFFIX:
+            raise refuse(f"{head}: it is a link to '{real.name}', and only {SUFFIX} files are read as rules")
+        data = _read_regular(real, self.left, refuse, head, self.roots.max_bytes)
+        self.left -= len(data)
+        try:
+            return real, data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise refuse(f"{head}: it is not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})",
+                         "save the file as UTF-8") from None
+
+    def declarations(self, f: ast.RulesFile, key: Path, chain: tuple[Path, ...]) -> Resolved:
+        path = Path(f.path)
+        sources = {f.path: f.source}
+        own: list[ast.Decl] = []
+        extends: list[ast.Extends] = []
+        errors: list[Diagnostic] = []
+        for d in f.decls:
+            if isinstance(d, ast.Extends):
+                extends.append(d)
+            elif isinstance(d, ast.Import):
+                sub = self.follow(d, path, sources, (*chain, key))
+                own.extend(sub.decls)
+                sources.update(sub.sources)
+            else:
+                own.append(d)
+        for extra in extends[1:]:
+            errors.append(Diagnostic(extra.span, "a variant extends one file",
+                                     f"it already extends '{extends[0].path}'"))
+        if not extends:
+            for d in own:
+                if isinstance(d, (ast.Replace, ast.Remove)):
+                    word = "replace" if isinstance(d, ast.Replace) else "remove"
+                    errors.append(Diagnostic(d.span, f"`{word}` changes a base game, and this file extends none",
+                                             'begin the file with `extends "BASE.rules"`'))
+            if errors:
+                raise RulesError(errors, sources)
+            return Resolved(f.path, own, sources, own=own)
+        base = self.follow(extends[0], path, sources, (*chain, key))
+        sources.update(base.sources)
+        merged, removed = _apply(base, own, errors)
         if errors:
             raise RulesError(errors, sources)
-        return Resolved(f.path, own, sources, own=own)
-    base = _resolve(path.parent / extends[0].path, extends[0], (*chain, key))
-    sources.update(base.sources)
-    merged, removed = _apply(base, own, errors)
-    if errors:
-        raise RulesError(errors, sources)
-    return Resolved(f.path, merged, sources, own=[d for d in own if not isinstance(d, ast.Remove)],
-                    removed=removed, base=base.path)
+        return Resolved(f.path, merged, sources, own=[d for d in own if not isinstance(d, ast.Remove)],
+                        removed=removed, base=base.path)
+
+    def follow(self, d: ast.Import | ast.Extends, path: Path, sources: dict[str, str],
+               chain: tuple[Path, ...]) -> Resolved:
+        """The file an import or extends names; its errors quote the importing file too."""
+        try:
+            return self.resolve(self.locate(d.path, path.parent), d, chain)
+        except RulesError as e:
+            raise RulesError(e.diagnostics, {**sources, **e.sources}) from None
+
+
+def _read_regular(real: Path, limit: int, refuse, head: str, whole: int) -> bytes:
+    """A regular file's bytes, at most `limit` (what is left of the load's `whole` budget). Opened
+    without blocking and checked on the open file itself, so a FIFO, a device (/dev/zero,
+    /dev/stdin), a folder or a file swapped after the check is never read from."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(real, flags)
+    except OSError as e:
+        raise refuse(f"{head}: {_reason(e)}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise refuse(f"{head}: it is {kind}", f"rules are read from files named NAME{SUFFIX}")
+        if info.st_size > limit:
+            raise refuse(f"{head}: it is too large ({info.st_size} bytes; " + (
+                f"the limit is {whole})" if limit == whole else
+                f"the files read before it leave {limit} of the {whole} one load may read)"))
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # (a file that grew while read)
+            raise refuse(f"{head}: it is too large (it grew over {limit} bytes while read)")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _reason(e: OSError) -> str:
+    """An OS error in words, without the path (which the message already names)."""
+    return (e.strerror or type(e).__name__).lower()
 
 
 def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tuple[list[ast.Decl], list[ast.Remove]]:
@@ -105,9 +289,15 @@ def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tup
     for d in own:
         if isinstance(d, ast.Replace):
             key = ast.decl_key(d.decl)
-            spots = where(key) if key else []
+            if key is None:  # (`show`, `import`: a variant's own adds to the base's)
+                word = UNNAMED.get(type(d.decl), "this declaration")
+                errors.append(Diagnostic(d.span, f"`replace` takes the place of a declaration the base names; "
+                                         f"{word} has no name to find it by",
+                                         f"write {word} without `replace`: it adds to the base's"))
+                continue
+            spots = where(key)
             if not spots:
-                missing(d, "replace", key or ("declaration",))
+                missing(d, "replace", key)
                 continue
             new = d.decl
             old = merged[spots[0]]

@@ -11,13 +11,21 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+import attrs
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
-from .errors import Diagnostic, RulesError
+from .errors import MAX_ERRORS, Diagnostic, RulesError
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+# How deep the syntax tree may nest (declarations, blocks, statements, expressions): every later
+# stage walks it recursively, and the generated Python must stay within Python's own limits.
+# The seed games nest at most 14 levels; a deeper rule is split with `define` or `procedure`.
+MAX_DEPTH = 64
+# The longest number literal, in digits (Python refuses to read one of more than 4,300).
+MAX_DIGITS = 100
 
 # Words that begin a top-level declaration; used to split a broken file into declarations.
 DECL_WORDS = (
@@ -645,7 +653,11 @@ def parse_template(text: str, path: str, line: int, column: int, span: ast.Span)
             raise RulesError(
                 [Diagnostic(ast.Span(path, line, col, line, col + 1), f"bad expression in string: {{{src}}}")]
             ) from None
-        parts.append(_Build(path, line - 1, column + m.start(1) - 1).transform(tree))
+        build = _Build(path, line - 1, column + m.start(1) - 1)
+        too_big = _limits(tree, build)
+        if too_big:
+            raise RulesError(too_big)
+        parts.append(build.transform(tree))
         pos = m.end()
     if pos < len(text):
         parts.append(text[pos:])
@@ -671,7 +683,7 @@ def _terminal_names() -> frozenset[str]:
     return frozenset(t.name for t in lark_parser().terminals)
 
 
-def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
+def _diagnose(e: UnexpectedInput, path: str, text: str, lines_above: int = 0) -> Diagnostic:
     line = getattr(e, "line", 0) or 0
     col = getattr(e, "column", 0) or 0
     if isinstance(e, UnexpectedToken) and e.token.type == "$END":
@@ -702,7 +714,7 @@ def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         # A declaration begins on this line, yet the parser is still inside a block.
         opened = _unclosed(text[:line_start], path)
         if opened is not None:
-            decl_line = text.count("\n", 0, line_start) + 1
+            decl_line = text.count("\n", 0, line_start) + 1 + lines_above
             return Diagnostic(
                 opened.span,
                 f"{opened.message} before the declaration at line {decl_line}",
@@ -720,8 +732,11 @@ def _diagnose(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
 
 
 def _end_span(text: str, path: str) -> ast.Span:
-    lines = text.splitlines() or [""]
-    return ast.Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+    """The last line's end (lines counted at "\n" as the lexer counts them), past trailing blanks."""
+    body = text.rstrip("\n")
+    line = body.count("\n") + 1
+    width = len(body) - (body.rfind("\n") + 1)
+    return ast.Span(path, line, width + 1, line, width + 2)
 
 
 def _unclosed(text: str, path: str) -> Diagnostic | None:
@@ -792,46 +807,85 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
         tree = parser.parse(text, start="start")
     except UnexpectedInput as first:
         raise RulesError(_recover(text, path, first), {path: text}) from None
-    except RecursionError:
-        raise RulesError([_too_deep(path)], {path: text}) from None
+    build = _Build(path)
+    too_big = _limits(tree, build)
+    if too_big:
+        raise RulesError(too_big, {path: text})
     try:
-        decls = _Build(path).transform(tree)
+        decls = build.transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, RulesError):
             raise RulesError(e.orig_exc.diagnostics, {path: text}) from None
         if isinstance(e.orig_exc, RecursionError):
-            raise RulesError([_too_deep(path)], {path: text}) from None
+            raise RulesError([_too_deep(ast.Span(path, 1, 1, 1, 2))], {path: text}) from None
         raise
-    except RecursionError:
-        raise RulesError([_too_deep(path)], {path: text}) from None
+    except RecursionError:  # (not reached within MAX_DEPTH: a safety net, still an error)
+        raise RulesError([_too_deep(ast.Span(path, 1, 1, 1, 2))], {path: text}) from None
     return ast.RulesFile(path, text, tuple(decls), span=ast.Span(path, 1, 1, 1, 1))
 
 
-def _too_deep(path: str) -> Diagnostic:
-    return Diagnostic(ast.Span(path, 1, 1, 1, 2), "the rules nest too deeply to read",
+def _too_deep(span: ast.Span) -> Diagnostic:
+    return Diagnostic(span, f"the rules nest too deeply here (more than {MAX_DEPTH} levels)",
                       "split long expressions and deep blocks with `define` and `procedure`")
 
 
+def _limits(tree: Tree, build: _Build) -> list[Diagnostic]:
+    """The places where the tree nests deeper than MAX_DEPTH (the first in each declaration) and
+    the number literals longer than MAX_DIGITS. Walked with a list, not recursion, so any depth
+    is measured; later stages, which recurse, only see trees within the limit."""
+    diags: list[Diagnostic] = []
+    tops = tree.children if tree.data == "start" else [tree]
+    for top in tops:
+        if not isinstance(top, Tree):
+            continue
+        stack = [(top, 2 if tree.data == "start" else 1)]
+        deep = False
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DEPTH and not deep:
+                diags.append(_too_deep(build.span(node.meta)))
+                deep = True
+            for child in reversed(node.children):
+                if isinstance(child, Tree):
+                    stack.append((child, depth + 1))
+                elif isinstance(child, Token) and child.type == "INT" and len(child) > MAX_DIGITS:
+                    diags.append(Diagnostic(build.tspan(child), f"this number is too long ({len(child)} digits; "
+                                            f"the most is {MAX_DIGITS})"))
+    return diags
+
+
 def _recover(text: str, path: str, first: UnexpectedInput) -> list[Diagnostic]:
-    """Every syntax error: each top-level declaration is parsed alone, padded so positions stay
-    true. A declaration cut short by the next one is reported as unfinished, once."""
+    """Every syntax error, up to one more than MAX_ERRORS: each top-level declaration is parsed
+    alone and its errors moved down to its line (so the work grows with the file, not its square).
+    A declaration cut short by the next one is reported as unfinished, once."""
     parser = lark_parser()
     chunks = _split_decls(text)
     diags: list[Diagnostic] = []
+    line = 0  # lines above the chunk
+    at = 0
     for k, (s, e) in enumerate(chunks):
+        line += text.count("\n", at, s)
+        at = s
         chunk = text[s:e]
-        padded = re.sub(r"[^\n]", " ", text[:s]) + chunk
         try:
-            parser.parse(padded, start="start")
+            parser.parse(chunk, start="start")
         except UnexpectedInput as err:
             at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
-            d = _diagnose(err, path, padded)
+            d = _diagnose(err, path, chunk, line)
             if at_end and k < len(chunks) - 1 and not d.message.startswith("unclosed"):
-                d = _unfinished(padded, path, err)
-            diags.append(d)
-        except RecursionError:
-            diags.append(_too_deep(path))
+                d = _unfinished(chunk, path, err)
+            diags.append(_moved(d, line))
+            if len(diags) > MAX_ERRORS:
+                break
     return diags or [_diagnose(first, path, text)]
+
+
+def _moved(d: Diagnostic, lines: int) -> Diagnostic:
+    """A diagnostic found in a declaration parsed alone, moved down to where it stands in the file."""
+    s = d.span
+    if s is None or not lines:
+        return d
+    return attrs.evolve(d, span=attrs.evolve(s, line=s.line + lines, end_line=s.end_line + lines))
 
 
 def _unfinished(text: str, path: str, err: UnexpectedInput) -> Diagnostic:
@@ -845,14 +899,10 @@ def _unfinished(text: str, path: str, err: UnexpectedInput) -> Diagnostic:
 
 
 def parse_file(path: str | Path) -> ast.RulesFile:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError([Diagnostic(None, f"no such file: {path}")]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError([Diagnostic(None, f"cannot read {path}: {e}")]) from None
-    return parse_text(text, str(path))
+    """Parse one rules file (its imports not followed), read as safely as `loader.read_file` reads."""
+    from .loader import read_file
+
+    return parse_text(read_file(path), str(path))
 
 
 def parse_expr(text: str, path: str = "<expr>") -> ast.Expr:
@@ -861,4 +911,8 @@ def parse_expr(text: str, path: str = "<expr>") -> ast.Expr:
         tree = lark_parser().parse(text, start="expr")
     except UnexpectedInput as e:
         raise RulesError([_diagnose(e, path, text)], {path: text}) from None
-    return _Build(path).transform(tree)
+    build = _Build(path)
+    too_big = _limits(tree, build)
+    if too_big:
+        raise RulesError(too_big, {path: text})
+    return build.transform(tree)

@@ -785,3 +785,85 @@ def test_errors_are_sorted_by_position_and_not_repeated():
     text = edit("move c to pile", "move c to plie", text)
     ds = diagnostics(text)
     assert [where(d) for d in ds] == [(34, 15), (36, 20), (36, 31)]
+
+
+# ---------------------------------------------------------------- limits: nothing crashes the checker
+
+
+def test_a_chain_of_200_defines_is_a_located_error_not_a_crash():
+    chain = "".join(f"define d{i} = d{i + 1} + 1\n" for i in range(200)) + "define d200 = 1\n"
+    ds = diagnostics(MINI + chain)
+    assert ds and all(d.span is not None and d.span.line > MINI.count("\n") for d in ds)
+    assert "nests too deeply through defines (more than 150 levels)" in ds[0].message
+
+
+def test_a_chain_of_forty_defines_checks_compiles_and_runs():
+    chain = "".join(f"define d{i} = d{i + 1} + 1\n" for i in range(40)) + "define d40 = 1\n"
+    game = rulesdsl.load_text(edit("    p.score += n\n", "    p.score += n + d0 - 41\n", MINI) + chain)
+    state = game.new_game(seed=1)
+    state.apply(next(m for m in state.legal_moves() if m.text.startswith("play")))
+
+
+def deepest(head: str, tail: str) -> str:
+    """The most deeply nested `head ... 1 ... tail` that the parser accepts in a define."""
+    from rulesdsl.parser import parse_text
+
+    for n in range(80, 0, -1):
+        text = f"define deep = {head * n}1{tail * n}\n"
+        try:
+            parse_text(text)
+        except rulesdsl.RulesError:
+            continue
+        return text
+    raise AssertionError("no depth accepted")
+
+
+@pytest.mark.parametrize(("head", "tail"), [("-", ""), ("-(", ")"), ("min(1, ", ")"), ("(1 + ", ")"),
+                                            ("if yes then ", " else 0"), ("(if not no then ", " else 0)"),
+                                            ("max([1, ", "])"), ("count([", "]) + 1")])
+def test_the_deepest_rule_the_parser_accepts_checks_compiles_and_runs(head, tail):
+    # The limits are low enough for every later stage: the checker, the compiler, the generated
+    # Python (which has limits of its own) and the engine, which all recurse.
+    text = edit("    p.score += n\n", "    p.score += n + deep\n", MINI) + deepest(head, tail)
+    game = rulesdsl.load_text(text)
+    state = game.new_game(seed=1)
+    state.apply(next(m for m in state.legal_moves() if m.text.startswith("play")))
+
+
+def test_replace_show_in_a_variant_is_a_located_error(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES, tmp_path / "games")
+    v = tmp_path / "games" / "variants" / "v.rules"
+    v.write_text('extends "../tempurra.rules"\n\nreplace show plate_sum\n', encoding="utf-8")
+    (d,) = load_errors(v, allow_paths=[tmp_path])
+    assert (d.span.line, d.span.column) == (3, 1)
+    assert "`replace` takes the place of a declaration the base names; a `show` line has no name" in d.message
+    v.write_text('extends "../tempurra.rules"\n\nshow plate_sum\n', encoding="utf-8")
+    assert rulesdsl.load(v, allow_paths=[tmp_path]).name == "Tempurra"
+
+
+@pytest.mark.parametrize("odd", ["\x0c", "\u2028", "\x85"])
+def test_an_odd_line_break_in_a_comment_does_not_shift_the_checkers_quote(odd):
+    text = edit("counter score per player = 0\n", f"# scores{odd}and more\ncounter score per player = nope\n")
+    with pytest.raises(rulesdsl.RulesError) as info:
+        rulesdsl.load_text(text, path=PATH)
+    (d,) = info.value.diagnostics
+    assert info.value.format().splitlines()[1] == "  counter score per player = nope"
+    assert line_of(text.replace(odd, " "), d.span.line) == "counter score per player = nope"
+
+
+def test_the_checker_stops_after_a_hundred_errors_with_a_located_note():
+    # (each unknown name looks for a close one among every name: thousands of them took minutes)
+    ds = diagnostics(MINI + "".join(f"define u{i} = nope{i} + 1\n" for i in range(3000)))
+    assert len(ds) == 101 and all(d.span is not None and d.span.line > 0 for d in ds)
+    assert ds[-1].message == "too many errors: stopped after 100"
+
+
+@pytest.mark.parametrize("init", ["later", "later + 1", "count(deck)", "score"])
+def test_an_initial_value_that_reads_the_game_is_located(init):
+    # (found by fuzzing: a variable declared after it reached the compiler, which has no state yet)
+    text = edit("var leader: player = none\n", f"var leader: player = none\nvar early = {init}\nvar later: int = 2\n")
+    ds = diagnostics(text)
+    assert any(d.message == "an initial value must not depend on the game in progress" for d in ds)
+    assert all(line_of(text, d.span.line).startswith("var early") for d in ds)

@@ -27,6 +27,7 @@ import io
 import json
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -196,9 +197,11 @@ def expand(arg: str, cwd: Path) -> list[str]:
 
 
 def in_scratch(path: Path, files: dict[str, str]) -> Path:
-    """A directory that sees the repository's games/ and tests/, with the made-up files written."""
-    for name in ("games", "tests"):
-        (path / name).symlink_to(ROOT / name, target_is_directory=True)
+    """A directory with copies of the repository's games/ and tests/data/, and the made-up files
+    written. (Copies, not links: a rules file reads only inside its project, links resolved.)"""
+    shutil.copytree(ROOT / "games", path / "games")
+    shutil.copytree(ROOT / "tests" / "data", path / "tests" / "data")
+    (path / "pyproject.toml").write_text("", encoding="utf-8")  # (a project, as the repository is)
     for name, body in files.items():
         (path / name).write_text(body, encoding="utf-8")
     return path

@@ -774,3 +774,92 @@ def test_huge_numbers_parse():
     # Big literals are fine for the parser; what they mean is the checker's business.
     d = decl("param x = 99999999999999999999999999 in 1..10")
     assert d.value == 99999999999999999999999999
+
+
+# ---------------------------------------------------------------- limits: depth, numbers, many errors
+
+DEEP = [("-", "", 335), ("not ", "", 340), ("(yes and ", ")", 340), ("min(1, ", ")", 340), ("(1 + ", ")", 400),
+        ("if yes then ", " else 0", 200), ("[", "]", 300)]
+
+
+@pytest.mark.parametrize(("head", "tail", "n"), DEEP)
+def test_an_expression_nested_too_deeply_is_located_where_it_gets_too_deep(head, tail, n):
+    (d,) = errors(f'game "G"\n\ndefine deep = {head * n}1{tail * n}\n')
+    assert "nest too deeply" in d.message and "more than 64 levels" in d.message
+    assert d.span.line == 3 and d.span.column > len("define deep = ") + 1  # (never 1:1)
+
+
+def test_blocks_nested_too_deeply_and_a_deep_say_template_are_located():
+    (d,) = errors("setup {\n" + "if yes {" * 300 + "}" * 300 + "\n}\n")
+    assert "nest too deeply" in d.message and d.span.line == 2 and d.span.column > 1
+    (d,) = errors('setup {\n    say "total: {' + "-" * 400 + '1}"\n}\n')
+    assert "nest too deeply" in d.message and d.span.line == 2 and d.span.column > len('    say "total: {')
+
+
+def test_parentheses_alone_do_not_nest():
+    # (they leave no node in the tree, so any number of them is as deep as one)
+    assert parse(f"define d = {'(' * 2000}1{')' * 2000}\n").decls[0].body.value == 1
+
+
+def test_a_number_literal_of_4301_digits_is_located_not_a_crash():
+    (d,) = errors("players 2\ndefine big = " + "9" * 4301 + "\n")
+    assert where(d) == (2, 14) and "too long (4301 digits; the most is 100)" in d.message
+    assert decl("define big = " + "9" * 100).body.value == int("9" * 100)
+
+
+def test_recovery_after_many_valid_declarations_finds_the_one_typo():
+    text = "".join(f"define d{i} = {i}\n" for i in range(8000)) + "define typo = = 1\n"
+    (d,) = errors(text)
+    assert where(d) == (8001, 15) and d.message == "unexpected '='"
+
+
+def test_two_thousand_syntax_errors_stop_after_a_hundred_with_a_located_note():
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text('game "G"\n' + "".join(f"define e{i} = = 1\n" for i in range(2000)), "t.rules")
+    ds = info.value.diagnostics
+    assert len(ds) == 101 and all(d.span.line > 0 for d in ds)
+    assert [where(d)[0] for d in ds[:100]] == list(range(2, 102))
+    assert ds[100].message == "too many errors: stopped after 100" and where(ds[100]) == (102, 15)
+    assert info.value.format().endswith("more than 100 errors")
+
+
+def test_a_long_list_parses():
+    (d,) = parse("define many = [" + ", ".join(["1"] * 20_000) + "]\n").decls
+    assert len(d.body.items) == 20_000
+
+
+# ---------------------------------------------------------------- lines as the lexer counts them
+
+
+@pytest.mark.parametrize("odd", ["\x0c", "\u2028", "\u2029", "\x85", "\x0b", "\x1c", "\r"])
+def test_an_odd_line_break_in_a_comment_does_not_shift_later_errors(odd):
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text(f'game "G"\n# one{odd}two\nplayers 2\nzone = 3\n', "t.rules")
+    (d,) = info.value.diagnostics
+    assert where(d) == (4, 6)
+    assert info.value.format().splitlines()[1:3] == ["  zone = 3", "       ^"]
+
+
+def test_windows_line_ends_quote_the_right_line():
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text('game "G"\r\n# note\r\nplayers 2\r\nzone = 3\r\n', "t.rules")
+    assert info.value.format().splitlines()[:3] == ["t.rules:4:6: error: unexpected '='", "  zone = 3", "       ^"]
+
+
+def test_a_quoted_line_never_carries_control_characters_to_the_terminal():
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text('game "\x1b[2J\x1b]0;title\x07 \x00\t" zone = 3\n', "t.rules")
+    shown = info.value.format()
+    assert not any(ch in shown for ch in "\x1b\x07\x00\t")
+    line, caret = shown.splitlines()[1:3]
+    assert line.index("=") == caret.index("^")  # (one character for one: the caret still points)
+
+
+@pytest.mark.parametrize("text", ["define l = [" + "1, " * 1000 + "= ]\n", "define l = = [" + "1, " * 1000 + "]\n",
+                                  "define l = [" + "1, " * 500 + "= " + "1, " * 500 + "]\n"])
+def test_a_long_line_is_quoted_around_the_place_with_the_caret_under_it(text):
+    with pytest.raises(rulesdsl.RulesError) as info:
+        parse_text(text, "t.rules")
+    line, caret = info.value.format().splitlines()[1:3]
+    assert len(line) <= 2 + 3 + 160 + 3
+    assert line[caret.index("^")] == "="

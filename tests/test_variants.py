@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import shutil
 import textwrap
 
 import pytest
@@ -28,8 +29,10 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def variant(tmp_path, body: str, base: str = "tempurra.rules", name: str = "v.rules"):
+    # A variant extends a copy of the game beside it: imports do not read outside a file's project.
+    shutil.copytree(GAMES, tmp_path, dirs_exist_ok=True)
     path = tmp_path / name
-    path.write_text(f'extends "{GAMES / base}"\n' + textwrap.dedent(body), encoding="utf-8")
+    path.write_text(f'extends "{base}"\n' + textwrap.dedent(body), encoding="utf-8")
     return path
 
 
