@@ -329,19 +329,17 @@ class State:
         """A list of cards kept in a variable or local may be one of the zones' own lists (`let
         z = me.hand` follows the hand): a copy's must be its own zones, not the original's."""
         g = self.game
-        where = {id(z): i for i, z in enumerate(zones)}
-        mine = self.zones
-        for cells, lists in ((self.vars, g.cardlist_vars), (self.counters, g.cardlist_counters)):
-            for k in lists:
-                i = where.get(id(cells[k]))
+        codes = g.codes
+        cells = [(held, k) for held, lists in ((self.vars, g.cardlist_vars), (self.counters, g.cardlist_counters))
+                 for k in lists]
+        cells += [(f[2], k) for f in self.stack for k in codes[f[0]].cardlist_slots]
+        if cells:
+            where = {id(z): i for i, z in enumerate(zones)}
+            mine = self.zones
+            for held, k in cells:
+                i = where.get(id(held[k]))
                 if i is not None:
-                    cells[k] = mine[i]
-        for f in self.stack:
-            env = f[2]
-            for k in g.codes[f[0]].cardlist_slots:
-                i = where.get(id(env[k]))
-                if i is not None:
-                    env[k] = mine[i]
+                    held[k] = mine[i]
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
         """A copy in which the cards `player` does not know are dealt again at random among the
