@@ -603,9 +603,10 @@ class Checker:
         unit = _Unit(v.name, "init")
         t = self.expr(v.init, _Scope(), unit, in_game=False)
         if v.type == "?":
-            if t in (NONE, ANY):
+            if t in (NONE, ANY, "list[any]"):
                 self.error(v.span, f"cannot tell the type of '{v.name}' from its value",
-                           f"write `var {v.name}: player = none` (or card, int, bool)")
+                           f"write `var {v.name}: cards = []` (or players, numbers)" if t == "list[any]"
+                           else f"write `var {v.name}: player = none` (or card, int, bool)")
                 v.type = ANY
             else:
                 v.type = t
@@ -934,9 +935,11 @@ class Checker:
             elif not compatible(want, t):
                 self.error(s.value.span, f"'{s.name}' holds {describe(want)}, not {describe(t)}")
             t = want
-        elif t == NONE:
+        elif t in (NONE, "list[any]"):
+            # (an empty list's items are of no type: cards in it would be beyond determinization's reach)
             self.error(s.span, f"cannot tell what '{s.name}' will hold",
-                       f"say it: `let {s.name}: player = none` (or card, int, bool)")
+                       f"say it: `let {s.name}: cards = []` (or players, numbers)" if t != NONE
+                       else f"say it: `let {s.name}: player = none` (or card, int, bool)")
             t = ANY
         if s.name in ("it", "players") or s.name in BUILTIN_VALUES or s.name in BUILTIN_FUNCS:
             self.error(s.span, f"'{s.name}' is a built-in name", "choose another name")

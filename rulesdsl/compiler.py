@@ -15,7 +15,7 @@ from collections.abc import Callable
 import attrs
 
 from . import ast
-from .checker import BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
+from .checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
 from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_lines, leaf_run, unguard
 from .counts import counted_zones
 from .domains import DomainWriter, Plan, fuse
@@ -46,6 +46,36 @@ SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
 MAX_RANGE = 10_000
 VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
 Fn = Callable[[State, list], object]
+
+
+# What a value of a type may name, for determinization (see `names_cards`).
+NO_CARD, A_CARD, CARDS = 0, 1, 2
+_NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
+
+
+def names_cards(t: str) -> int:
+    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS: a list of cards or
+    a zone's list), or neither. A type no rule here knows stops the compiler: a new type must say
+    whether it can name a card, or a sampled world could keep naming the real cards."""
+    if t == CARD:
+        return A_CARD
+    if t == ZONE or (is_list(t) and elem(t) == CARD):
+        return CARDS
+    if t in _NO_CARD_TYPES or (is_list(t) and elem(t) in _NO_CARD_TYPES):
+        return NO_CARD  # (ANY: the items of an empty list, which never hold anything)
+    raise AssertionError(f"the compiler does not know whether a value of type {t!r} can name a card")
+
+
+def _card_cells(group: list, layout: dict[str, tuple[int, bool]], players: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of a group of variables (or counters), one per player for those per player,
+    that may hold a card, and those that may hold a list of cards."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for v in group:
+        kind = names_cards(v.type)
+        if kind != NO_CARD:
+            base, per_player = layout[v.name]
+            found[kind - 1].extend(range(base, base + (players if per_player else 1)))
+    return tuple(found[0]), tuple(found[1])
 
 
 class _Loop:
@@ -107,11 +137,6 @@ class Compiler:
         g.players = self.n
         g.min_players, g.max_players = p.min_players, p.max_players
         g.params = {k: v.value for k, v in p.params.items()}
-        g.card_vars = tuple(
-            base + k for v in p.vars if v.type == CARD
-            for base in [sum((self.n if w.per_player else 1) for w in p.vars[: v.index])]
-            for k in range(self.n if v.per_player else 1)
-        )
         g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
         g.all_mask = (1 << self.n) - 1
         self._cards()
@@ -120,6 +145,10 @@ class Compiler:
         if self.codegen and self.shortcuts:  # (read by straight runs alone)
             g.count_hands(counted_zones(self))
         self._vars()
+        # Which cells of the state's variables and counters may hold a card or a list of cards:
+        # determinization re-points every one of them (State._rename).
+        g.card_vars, g.cardlist_vars = _card_cells(p.vars, g.var_layout, self.n)
+        g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
         for name, info in p.defines.items():
             if not info.params:
                 g.defines[name] = _no_locals(self._define_fn(name))
@@ -171,6 +200,7 @@ class Compiler:
             code.blocks = [None] * len(code.ops)
             code.ends = [0] * len(code.ops)
         g.decision_slot = [d.slot for d in g.decisions]
+        g.holds_cardlists = bool(g.cardlist_vars or g.cardlist_counters or any(c.cardlist_slots for c in g.codes))
         g.code_blocks = [code.blocks for code in g.codes]
         g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
         return g
@@ -221,9 +251,11 @@ class Compiler:
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)
         code.index = len(self.g.codes)
-        # Which locals hold cards: determinization renames cards there too.
-        code.card_slots = tuple(s for s, t in info.slot_types.items() if t == CARD)
-        code.cardlist_slots = tuple(s for s, t in info.slot_types.items() if t in ("list[card]", ZONE))
+        # Which locals may hold a card or a list of cards (a zone's is the zone's own list): a
+        # pending frame's locals are part of the state, and determinization re-points them too.
+        # Every local has a type (checker.py), and `names_cards` says what each type may hold.
+        code.card_slots = tuple(sorted(s for s, t in info.slot_types.items() if names_cards(t) == A_CARD))
+        code.cardlist_slots = tuple(sorted(s for s, t in info.slot_types.items() if names_cards(t) == CARDS))
         code.slot_types = dict(info.slot_types)  # (what a loaded save's locals must hold: engine/saves.py)
         self.g.codes.append(code)
         return len(self.g.codes) - 1

@@ -163,7 +163,16 @@ class Game:
         self.decisions: list[Decision] = []
         self.actions: list[ActionRt] = []
         self.fingerprint = ""
+        # The cells of `State.vars` and `State.counters` that may hold a card, and those that may
+        # hold a list of cards (compiler.names_cards): determinization re-points them all.
         self.card_vars: tuple[int, ...] = ()
+        self.cardlist_vars: tuple[int, ...] = ()
+        self.card_counters: tuple[int, ...] = ()
+        self.cardlist_counters: tuple[int, ...] = ()
+        self.holds_cardlists = False  # any of these, or a local of a code, may hold a list of cards
+        # Per card, its place in an order of the cards by face (kind, then attribute values), then
+        # number: determinization deals the hidden cards from that order (`prepare()`).
+        self.card_rank: tuple[int, ...] = ()
         self.turn_resume = 0  # code 0's position while the turn decision is pending
         # Derived by `prepare()` for the engine's hot paths.
         self.zone_grid: list[bool] = []
@@ -207,6 +216,11 @@ class Game:
         ]
         self.zone_seen_by = [~m & self.all_mask if m < 0 else m for m in self.zone_learn]
         self.count_hands(self.counted_specs)
+        faces = sorted(range(self.ncards), key=lambda c: (self.attrs["kind"][c], _face_key(self, c), c))
+        rank = [0] * self.ncards
+        for i, c in enumerate(faces):
+            rank[c] = i
+        self.card_rank = tuple(rank)
         # Where every card starts, and who knows it: each new state copies these lists.
         zones: list[list[int]] = [[] for _ in range(self.nzones)]
         loc, known, group = [0] * self.ncards, [0] * self.ncards, [0] * self.ncards
@@ -577,6 +591,12 @@ class Game:
         st.current = player
         st.chooser = player
         self.refresh_pending(st)
+
+
+def _face_key(g: Game, c: int) -> tuple:
+    """Card c's attribute values, comparable whatever their types (numbers, texts, yes/no, none)."""
+    return tuple((type(v[c]).__name__, v[c]) if v[c] is not None else ("", 0)
+                 for a, v in sorted(g.attrs.items()) if a != "kind")
 
 
 def distinct_plain(st: State, values: list, chooser: int) -> list:

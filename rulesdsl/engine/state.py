@@ -321,7 +321,25 @@ class State:
         s.counts = []
         s.draw = None
         s.free = 0
+        if self.game.holds_cardlists:
+            s._realias(self.zones)
         return s
+
+    def _realias(self, zones: list[list]) -> None:
+        """A list of cards kept in a variable or local may be one of the zones' own lists (`let
+        z = me.hand` follows the hand): a copy's must be its own zones, not the original's."""
+        g = self.game
+        codes = g.codes
+        cells = [(held, k) for held, lists in ((self.vars, g.cardlist_vars), (self.counters, g.cardlist_counters))
+                 for k in lists]
+        cells += [(f[2], k) for f in self.stack for k in codes[f[0]].cardlist_slots]
+        if cells:
+            where = {id(z): i for i, z in enumerate(zones)}
+            mine = self.zones
+            for held, k in cells:
+                i = where.get(id(held[k]))
+                if i is not None:
+                    held[k] = mine[i]
 
     def determinize(self, player: int, rng, *, log: bool | None = None) -> State:
         """A copy in which the cards `player` does not know are dealt again at random among the
@@ -329,12 +347,15 @@ class State:
         sample hidden cards). `log` as for `clone`; search bots pass False.
 
         Places keep their knowledge (who has seen the card there), so the player's view, legal
-        moves and everything public are unchanged; only faces the player cannot see move.
-        The deal starts from a canonical order (the hidden cards by number, dealt to the hidden
-        places in table order), so two states the player cannot tell apart give the same world
-        for the same random numbers: a bot's choice then depends only on what its seat knows.
-        `rng` is a `random.Random`. The game's own generator is reseeded too, so the sampled world
-        does not reveal the real future of the draw pile either.
+        moves and everything public are unchanged; only faces the player cannot see move. Every
+        value that names a card (variables, counters and locals of every type that can hold one,
+        lists, the pending options) is re-pointed to the card now in its place (`_rename`), so
+        nothing in the world names the real cards. The deal starts from a canonical order (the
+        hidden cards by face, dealt to the hidden places in table order), so two states the
+        player cannot tell apart give the same world for the same random numbers: a bot's choice
+        then depends only on what its seat knows. `rng` is a `random.Random`. The game's own
+        generator is reseeded too, so the sampled world does not reveal the real future of the
+        draw pile either.
         """
         s = self.clone(log=log)
         bit = 1 << player
@@ -347,9 +368,10 @@ class State:
         # Only cards last shuffled together may trade places: a card dealt before another was
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
+        rank = self.game.card_rank
         for cards in hidden.values():
             if len(cards) > 1:
-                ids = sorted(cards)
+                ids = sorted(cards, key=rank.__getitem__)
                 rng.shuffle(ids)
                 r.update(zip(cards, ids, strict=True))
         if r:
@@ -358,44 +380,60 @@ class State:
         return s
 
     def _rename(self, r: dict[int, int], viewer: int) -> None:
-        """Put card r[c] wherever card c was (place, knowledge, references in locals and options).
-        Logged events keep the cards `viewer` saw then: the log is what they remember."""
+        """Put card r[c] wherever card c was: its place and knowledge, and every value of the
+        state that names c (the cells the compiler listed as able to hold a card or a list of
+        cards, in variables, counters and the locals of every pending frame, and the options).
+        A list that is a zone's own list stays that zone's. Logged events keep the cards `viewer`
+        saw then: the log is what they remember."""
         g = self.game
         old_loc, old_known, old_group = self.loc[:], self.known[:], self.group[:]
         for c, d in r.items():
             self.loc[d] = old_loc[c]
             self.known[d] = old_known[c]
             self.group[d] = old_group[c]
-        self.zones = [[r.get(c, c) if c is not None else None for c in z] for z in self.zones]
+        get = r.get
+        for z in self.zones:  # in place: a value that is a zone's list still is
+            z[:] = [get(c, c) for c in z]
+        for cells, ones, lists in ((self.vars, g.card_vars, g.cardlist_vars),
+                                   (self.counters, g.card_counters, g.cardlist_counters)):
+            for k in ones:
+                cells[k] = get(cells[k], cells[k])
+            for k in lists:
+                cells[k] = self._renamed(cells[k], r)
         for f in self.stack:
             code, env = g.codes[f[0]], f[2]
-            for slot in code.card_slots:
-                if env[slot] is not None:
-                    env[slot] = r.get(env[slot], env[slot])
-            for slot in code.cardlist_slots:
-                if env[slot] is not None:
-                    env[slot] = [r.get(c, c) for c in env[slot]]
-        for slot in g.card_vars:
-            if self.vars[slot] is not None:
-                self.vars[slot] = r.get(self.vars[slot], self.vars[slot])
+            for k in code.card_slots:
+                env[k] = get(env[k], env[k])
+            for k in code.cardlist_slots:
+                env[k] = self._renamed(env[k], r)
         if self.pending >= 0:
             dec = g.decisions[self.pending]
             if dec.index == 0:
                 self.options = tuple(
-                    (a, r.get(v, v)) if v is not None and g.actions[a].lead is not None
+                    (a, get(v, v)) if v is not None and g.actions[a].lead is not None
                     and g.actions[a].lead.elem == "card" else (a, v)
                     for a, v in self.options
                 )
             elif dec.elem == "card":
-                self.options = tuple(r.get(v, v) if v is not None else None for v in self.options)
+                self.options = tuple(get(v, v) for v in self.options)
         if self.log is not None:
             bit = 1 << viewer
             self.log = [
-                ev[:3] + (tuple(c if m & bit else r.get(c, c)
+                ev[:3] + (tuple(c if m & bit else get(c, c)
                                 for c, m in zip(ev[3], ev[4] or (0,) * len(ev[3]), strict=True)),) + ev[4:]
                 for ev in self.log
             ]
         self._texts = None
+
+    def _renamed(self, cards: list | None, r: dict[int, int]) -> list | None:
+        """A list of cards with each card c as r[c]: the zone's own list (renamed in place) if it
+        is one of this state's zones, else a new list (another state may share the old one)."""
+        if cards is None:
+            return None
+        for z in self.zones:
+            if z is cards:
+                return z
+        return [r.get(c, c) for c in cards]
 
     def view(self, player: int, *, reveal: bool = False, events: int = 8, hide=frozenset()) -> str:
         """What `player` may see: their known cards, others' as face down, and recent events.

@@ -1,0 +1,350 @@
+"""No peeking (issue 18): a bot's choice never depends on the cards its seat does not know.
+
+The check builds, for a state and a seat, a twin the seat cannot tell apart: the same state (same
+card numbers in the same places, same variables, locals and options) in a copy of the game whose
+cards the seat does not know have traded faces, within the groups last shuffled together. It is
+made without determinization's help (the faces move, not the cards), so it does not share a blind
+spot with it: a value the world forgets to re-point names a card with one face in the state and
+another in its twin. Then the worlds sampled from both for the same random numbers must be the same
+(same faces in the same places, and the same futures for the same moves), and the search bots must
+choose the same move in both.
+
+Sized by the hypothesis profile: `ci` (the default) checks a few hundred states in seconds,
+`HYPOTHESIS_PROFILE=long` more than 10,000 (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rulesdsl
+from rulesdsl.bots import GreedyBot, ISMCTSBot
+from rulesdsl.checker import check
+from rulesdsl.compiler import compile_program
+from rulesdsl.errors import RulesRuntimeError
+from rulesdsl.parser import parse_text
+
+from .conftest import GAMES, ROOT
+
+DATA = ROOT / "tests" / "data"
+RULES = sorted(p for p in [*GAMES.glob("*.rules"), *(GAMES / "variants").glob("*.rules"),
+                           *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules"))
+# States looked at per hypothesis example: with `long`'s 1,000 examples, 10,000 states of
+# generated games, and 14 x 76 x 10 of the shipped ones.
+STATES = 10 if settings().max_examples >= 1000 else 4
+
+
+@functools.cache
+def program(path: Path, players: int | None = None):
+    return check(rulesdsl.parse_files(path), players, {})
+
+
+def random_state(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:
+    s = game.new_game(seed, log=False)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if s.is_over:
+            break
+        s.apply_index(rng.randrange(s.num_moves()))
+    return s
+
+
+def hidden_groups(s: rulesdsl.State, seat: int) -> list[list[int]]:
+    """The cards `seat` does not know, by the group they were last shuffled in."""
+    groups: dict[int, list[int]] = {}
+    for z in s.zones:
+        for c in z:
+            if c is not None and not s.known[c] >> seat & 1:
+                groups.setdefault(s.group[c], []).append(c)
+    return list(groups.values())
+
+
+def twin(prog, s: rulesdsl.State, sigma: dict[int, int]) -> rulesdsl.State:
+    """State `s` in a copy of its game in which card c has the face of card sigma[c]."""
+    cards = [attrs.evolve(info, kind=prog.cards[sigma.get(c, c)].kind, values=prog.cards[sigma.get(c, c)].values)
+             for c, info in enumerate(prog.cards)]
+    t = s.clone(log=False)
+    t.game = compile_program(attrs.evolve(prog, cards=cards), s.game.names)
+    t._texts = None
+    return t
+
+
+def shuffled_faces(s: rulesdsl.State, seat: int, rng: random.Random) -> dict[int, int]:
+    sigma: dict[int, int] = {}
+    for cards in hidden_groups(s, seat):
+        other = cards[:]
+        rng.shuffle(other)
+        sigma.update(zip(cards, other, strict=True))
+    return sigma
+
+
+def table(w: rulesdsl.State) -> list:
+    """Each place's face and who knows it (not the cards' numbers: two cards of one face are alike)."""
+    text = w.game.card_text
+    return [[None if c is None else (text[c], w.known[c]) for c in z] for z in w.zones]
+
+
+def outcome(w: rulesdsl.State, seed: int) -> tuple:
+    """What a world is, in faces and places, and what becomes of it: each of its first moves played,
+    then random moves (the same numbers for the same seed)."""
+    seen = [table(w), w.move_texts()]
+    for i in range(min(w.num_moves(), 4)):
+        d = w.clone(log=False)
+        try:
+            d.apply_index(i)
+            d.playout(random.Random(seed).randrange, 12)
+        except RulesRuntimeError as e:
+            seen.append(str(e))
+        seen.append((table(d), d.move_texts(), d.counters, d.winners, d.over))
+    return tuple(seen)
+
+
+def assert_no_peeking(prog, s: rulesdsl.State, seat: int, seed: int, bots: bool = True) -> None:
+    """`seat` cannot tell `s` from a twin whose hidden cards traded faces: same worlds, same bot choices."""
+    t = twin(prog, s, shuffled_faces(s, seat, random.Random(seed)))
+    for k in range(2):
+        w1 = s.determinize(seat, random.Random(seed + k), log=False)
+        w2 = t.determinize(seat, random.Random(seed + k), log=False)
+        assert outcome(w1, seed + k) == outcome(w2, seed + k)
+    if bots and seat == s.chooser and s.num_moves() > 1:
+        assert t.move_texts() == s.move_texts()
+        for bot in (GreedyBot(seed, samples=2, playout_limit=20), ISMCTSBot(seed, iterations=8, playout_limit=20)):
+            assert bot.choose(s) == type(bot)(seed, **_budget(bot)).choose(t)
+
+
+def _budget(bot) -> dict:
+    if isinstance(bot, GreedyBot):
+        return {"samples": bot.samples, "playout_limit": bot.playout_limit}
+    return {"iterations": bot.iterations, "playout_limit": bot.playout_limit}
+
+
+def states_along(game: rulesdsl.Game, seed: int, count: int):
+    """`count` states of one random game (a new game when one ends)."""
+    rng = random.Random(seed)
+    s = game.new_game(seed, log=False)
+    for _ in range(count):
+        for _ in range(rng.randrange(6)):
+            if s.is_over:
+                break
+            s.apply_index(rng.randrange(s.num_moves()))
+        if s.is_over:
+            seed += 1
+            s = game.new_game(seed, log=False)
+        yield s, rng
+
+
+# ---------------------------------------------------------------- the repro of issue 18
+
+
+def guess_state(game: rulesdsl.Game, seed: int) -> rulesdsl.State:
+    """Past the forced moves, at the guess."""
+    s = game.new_game(seed, log=False)
+    while s.num_moves() < 2:
+        s.apply_index(0)
+    return s
+
+
+@pytest.mark.parametrize("name", ["peek_list.rules", "peek_locals.rules"])
+def test_a_bots_guess_is_the_same_whatever_the_hidden_card(name):
+    """The rules put the next player's hidden card in a list (a variable, or the locals of the action
+    that waits for the guess), then ask for its value. For every card it could be, the bots guess
+    the same: they guessed it 60 times out of 60 before (issue 18)."""
+    path = DATA / name
+    prog = program(path)
+    game = compile_program(prog)
+    for seed in range(3):
+        s = guess_state(game, seed)
+        me = s.chooser
+        theirs = [c for c in range(game.ncards) if not s.known[c] >> me & 1 and s.game.zone_owner[s.loc[c]] >= 0]
+        assert theirs, "the next player holds a card the guesser does not know"
+        for bot in (GreedyBot(seed, samples=3, playout_limit=20), ISMCTSBot(seed, iterations=30, playout_limit=20)):
+            picks = set()
+            for c in theirs:
+                for d in range(game.ncards):
+                    if not s.known[d] >> me & 1 and s.group[d] == s.group[c]:
+                        picks.add(type(bot)(seed, **_budget(bot)).choose(twin(prog, s, {c: d, d: c})))
+            assert len(picks) == 1, f"{bot.name} guesses differently for different hidden cards"
+
+
+def test_the_guess_is_right_about_as_often_as_chance():
+    """Over 60 games the guesses are right about 1 time in 8, not 60 times (a bound that a guess
+    independent of the card breaks with probability below 1e-9)."""
+    game = rulesdsl.load(DATA / "peek_list.rules")
+    for make in (lambda k: GreedyBot(k, samples=3, playout_limit=20), lambda k: ISMCTSBot(k, iterations=30)):
+        right = 0
+        for seed in range(60):
+            s = guess_state(game, seed)
+            s.apply_index(make(seed).choose(s))
+            right += s.counter("right", 0)
+        assert right <= 25
+
+
+# ---------------------------------------------------------------- every shipped game
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
+@settings(max_examples=max(3, settings().max_examples // 13))
+@given(seed=st.integers(0, 2**32 - 1), seat=st.integers(0, 7))
+def test_no_bot_peeks_in_any_game(path, seed, seat):
+    prog = program(path)
+    game = compile_program(prog)
+    for s, rng in states_along(game, seed, STATES):
+        if s.is_over:
+            continue
+        who = s.chooser if rng.random() < 0.75 else seat % game.players
+        assert_no_peeking(prog, s, who, rng.randrange(1000), bots=rng.random() < 0.3)
+
+
+# ---------------------------------------------------------------- generated games
+
+
+# Where a game keeps a card or cards it then asks about: (declaration, store, the name it is kept
+# by, whether that is a list). The card kept is the next player's (which the guesser does not
+# know), or the deck's top.
+KEEPERS = {
+    "var card": ("var held{k}: card = none", "held{k} = {one}", "held{k}", False),
+    "var cards": ("var held{k}: cards = []", "held{k} = {many}", "held{k}", True),
+    "player's card": ("var held{k}: card per player = none", "me.held{k} = {one}", "me.held{k}", False),
+    "player's cards": ("var held{k}: cards per player = []", "me.held{k} = {many}", "me.held{k}", True),
+    "let card": ("", "let held = {one}", "held", False),
+    "let cards": ("", "let held = {many} where it.value >= 0", "held", True),
+    "let zone": ("", "let held = {many}", "held", True),
+    "list built": ("", "let held: cards = []\n    held = held + [{one}]", "held", True),
+}
+SOURCES = {"hand": ("top(next(me).hand)", "next(me).hand"), "deck": ("top(deck)", "deck")}
+
+
+def _asks(name: str, many: bool, faces: int) -> str:
+    read = f"top({name}).value" if many else f"{name}.value"
+    return f"choose g in 1..{faces}\n    if g == {read} {{\n        me.right += 1\n    }}"
+
+
+@st.composite
+def peeking_games(draw) -> tuple[str, int]:
+    players = draw(st.integers(2, 3))
+    faces = draw(st.integers(2, 6))
+    copies = draw(st.integers(1, 2))
+    kinds = draw(st.lists(st.sampled_from(sorted(KEEPERS)), min_size=1, max_size=3, unique=True))
+    decls, actions = [], []
+    for k, kind in enumerate(kinds):
+        one, many = SOURCES[draw(st.sampled_from(sorted(SOURCES)))]
+        decl, store, name, is_list = KEEPERS[kind]
+        decl, store, name = (part.format(k=k, one=one, many=many) for part in (decl, store, name))
+        decls.append(decl)
+        way = draw(st.sampled_from(["here", "later", "procedure"] if decl else ["here", "procedure"]))
+        if way == "later":
+            # Kept in one turn, asked about in a later one: the variable outlives the action.
+            asks = _asks(name, is_list, faces)
+            actions.append(f"action keep{k} {{\n    {store}\n}}\naction ask{k} {{\n    {asks}\n}}")
+        elif way == "procedure":
+            # Asked inside a procedure, the kept value passed in: the procedure's frame holds it.
+            kind_name = "cards" if is_list else "card"
+            actions.append(f"procedure ask{k}(h: {kind_name}) {{\n    {_asks('h', is_list, faces)}\n}}\n"
+                           f"action guess{k} {{\n    {store}\n    ask{k}({name})\n}}")
+        else:
+            actions.append(f"action guess{k} {{\n    {store}\n    {_asks(name, is_list, faces)}\n}}")
+    if draw(st.booleans()):
+        # A loop asking about each card of a list: the loop's own locals wait with the decision.
+        actions.append(f"""action each {{
+    for each c in next(me).hand {{
+        choose g in 1..{faces}
+        if g == c.value {{
+            me.right += 1
+        }}
+    }}
+}}""")
+    deck = ", ".join(f"{copies} number({v})" for v in range(1, faces + 1))
+    text = f"""game "Peeking"
+players {players}
+card number(value) shown "{{value}}"
+cards in deck {{ {deck}, 4 number(0) }}
+zone deck: stack, hidden
+zone hand per player: hand, private
+zone pile: stack, public
+{chr(10).join(d for d in decls if d)}
+counter right per player = 0
+setup {{
+    shuffle deck
+    deal 2 from deck to each hand
+}}
+{chr(10).join(actions)}
+action play {{
+    choose c in me.hand as "play"
+    move c to pile
+    draw 1 from deck to me.hand
+}}
+game ends when turn >= {draw(st.integers(4, 12))}
+rank by highest it.right
+"""
+    return text, players
+
+
+@given(peeking_games(), st.integers(0, 2**32 - 1))
+def test_no_bot_peeks_in_generated_games_that_keep_cards(made, seed):
+    text, players = made
+    prog = check([parse_text(text, "<peeking>")], players, {})
+    game = compile_program(prog)
+    for s, rng in states_along(game, seed, STATES):
+        if not s.is_over:
+            assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.5)
+
+
+# ---------------------------------------------------------------- what the compiler records
+
+
+def test_every_type_says_whether_it_can_name_a_card():
+    """The checker's types (and lists of them) each have a rule; a type without one stops the compiler."""
+    from rulesdsl.checker import ANY, NONE, SCALARS, TYPE_NAMES, ZONE, list_of
+    from rulesdsl.compiler import A_CARD, CARDS, NO_CARD, names_cards
+
+    for t in [*TYPE_NAMES.values(), *map(list_of, (*SCALARS, ANY)), NONE, ANY]:
+        assert names_cards(t) in (NO_CARD, A_CARD, CARDS)
+    assert names_cards("card") == A_CARD
+    assert names_cards("list[card]") == names_cards(ZONE) == CARDS
+    with pytest.raises(AssertionError, match="does not know"):
+        names_cards("hand of cards")
+
+
+def test_the_compiler_lists_every_cell_that_can_hold_cards():
+    text = (DATA / "peek_list.rules").read_text().replace(
+        "var picks: cards = []",
+        "var picks: cards = []\nvar one: card = none\nvar mine: cards per player = []\nvar n: int per player = 0")
+    game = rulesdsl.load_text(text)
+    base = {name: slot for name, (slot, _) in game.var_layout.items()}
+    assert game.card_vars == (base["one"],)
+    assert game.cardlist_vars == (base["picks"], base["mine"], base["mine"] + 1)
+    assert game.holds_cardlists
+
+
+def test_an_empty_list_of_no_said_type_is_refused():
+    """Its items could be cards or numbers: nothing could tell a sampled world what to re-point."""
+    text = (DATA / "peek_list.rules").read_text()
+    for old, new, hint in [("var picks: cards = []", "var picks = []", "var picks: cards = []"),
+                           ("    picks = next(me).hand", "    let mine = []\n    picks = next(me).hand",
+                            "let mine: cards = []")]:
+        with pytest.raises(rulesdsl.RulesError) as e:
+            rulesdsl.load_text(text.replace(old, new))
+        assert hint in str(e.value) and "<string>:" in str(e.value)
+
+
+def test_a_local_that_is_a_zone_follows_the_zone_in_copies_and_worlds():
+    """`let zone = next(me).hand` is the hand itself: in a copy, and in a sampled world, the copy's."""
+    game = rulesdsl.load(DATA / "peek_locals.rules")
+    s = guess_state(game, 1)
+    frame = next(f for f in s.stack if f[0] == game.actions[0].code)
+    code = game.codes[frame[0]]
+    held = [frame[2][k] for k in code.cardlist_slots]
+    assert any(any(v is z for z in s.zones) for v in held)
+    for copy in (s.clone(), s.determinize(s.chooser, random.Random(3))):
+        frame = next(f for f in copy.stack if f[0] == game.actions[0].code)
+        for k in code.cardlist_slots:
+            v = frame[2][k]
+            assert not any(v is z for z in s.zones), "a copy's local must not be the original's zone"
+        assert any(any(frame[2][k] is z for z in copy.zones) for k in code.cardlist_slots)
