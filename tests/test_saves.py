@@ -10,14 +10,14 @@ import random
 
 import pytest
 
-from rulesdsl import load_text
+from rulesdsl import load, load_text
 from rulesdsl.cli import FORCED_SHOWN, STALL_MOVES, main, match_move
 from rulesdsl.engine.rng import GENERATOR_VERSION
 from rulesdsl.engine.saves import BadSave
 from rulesdsl.engine.state import CONTROL
 from rulesdsl.testing import Transcript, TranscriptError
 
-from .conftest import GAMES, tempurra
+from .conftest import GAMES, ROOT, tempurra
 
 TEMPURRA = str(GAMES / "tempurra.rules")
 
@@ -430,3 +430,21 @@ def test_save_whose_action_frame_is_not_above_the_turns_decision_is_refused():
                  if main_code.kinds[pc - 1] == CONTROL and pc != g.turn_resume)
     data["stack"][0][1] = other
     assert "cannot run here" in str(refused(data, "stack[1][0]"))
+
+
+def test_save_keeps_a_value_that_is_a_zone_following_that_zone():
+    """`picks = me.hand` and `let mine = me.hand` hold the hand itself: a save written while the
+    choice after them is pending refers to the zone ({"zone": index}), so the loaded game counts
+    the card drawn after the choice, as the game never saved does (a copy would count 1, not 2)."""
+    game = load(ROOT / "tests" / "data" / "zone_alias.rules")
+    st = game.new_game(1)
+    st.apply("grab")
+    text = st.to_json()
+    assert '{"zone":' in text
+    loaded = game.state_from_json(text)
+    assert loaded.to_json() == text
+    for s in (st, loaded):
+        s.apply(0)
+    assert st.counters == loaded.counters and st.counter("seen", 0) == 22
+    with pytest.raises(BadSave, match="zone"):
+        game.state_from_json(text.replace('{"zone":', '{"zone":99,"x":'))

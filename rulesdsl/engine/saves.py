@@ -97,6 +97,11 @@ class _Checker:
         elif t == "direction":
             if type(v) is not int or v not in (1, -1):
                 raise BadSave(where, "must be 1 or -1 (a direction of play)")
+        elif type(v) is dict and (t == "zone" or t == "list[card]"):
+            # A zone's own list, held by reference (State.to_json): resolved once the zones are made.
+            if set(v) != {"zone"}:
+                raise BadSave(where, 'a reference to a zone is {"zone": index}, and nothing else')
+            _int(v["zone"], f"{where}.zone", 0, g.nzones)
         elif t == "zone" or t.startswith("list["):
             inner = "card" if t == "zone" else t[5:-1]
             for k, x in enumerate(_list(v, where)):
@@ -330,6 +335,7 @@ def load_state(game: Game, text: str | bytes) -> State:
     s.current, s.direction, s.next_player, s.continue_from = current, order[1], next_player, continue_from
     s.round, s.turn, s.moves = rounds, turns, moves
     s.stack = stack
+    _resolve_zone_refs(s)
     s.over = over
     s.winners, s.ranking = winners, ranking
     s.log = log
@@ -348,6 +354,15 @@ def load_state(game: Game, text: str | bytes) -> State:
         return s
     _pending(s, pending_and_chooser, options)
     return s
+
+
+def _resolve_zone_refs(s: State) -> None:
+    """Each {"zone": index} a cell holds becomes that zone's own list, as it was when saved."""
+    cells = [s.counters, s.vars, *(f[2] for f in s.stack)]
+    for held in cells:
+        for k, v in enumerate(held):
+            if type(v) is dict:
+                held[k] = s.zones[v["zone"]]
 
 
 def _pending(s: State, pending_and_chooser: list, options: list) -> None:

@@ -451,7 +451,13 @@ class State:
         return [render_event(self, ev, player) for ev in self.log[start:] if ev[1] <= level]
 
     def to_json(self) -> str:
+        """The state as JSON. A value that is a zone's own list (`let z = me.hand`, a variable set
+        to a zone) is written as {"zone": index}, so a loaded state's value follows that zone
+        as the saved one did, and does not become a copy."""
         g = self.game
+        counters, variables, stack = self.counters, self.vars, self.stack
+        if g.holds_cardlists:
+            counters, variables, stack = self._zone_refs()
         data = {
             "format": JSON_FORMAT,
             "game": g.name,
@@ -461,12 +467,12 @@ class State:
             "zones": self.zones,
             "known": self.known,
             "group": [self.group, self.shuffles],
-            "counters": self.counters,
-            "vars": self.vars,
+            "counters": counters,
+            "vars": variables,
             "rng": self.rng,
             "turn_order": [self.current, self.direction, self.next_player, self.continue_from],
             "progress": [self.round, self.turn, self.moves],
-            "stack": self.stack,
+            "stack": stack,
             "pending": [self.pending, self.chooser],
             "options": [list(o) if isinstance(o, tuple) else o for o in self.options],
             "over": self.over,
@@ -476,6 +482,23 @@ class State:
             if self.log is not None else None,
         }
         return json.dumps(data, separators=(",", ":"))
+
+    def _zone_refs(self) -> tuple[list, list, list]:
+        """Copies of the counters, variables and stack with each cell that holds a zone's own list
+        (the cells that may hold a list of cards) written as {"zone": index}."""
+        g = self.game
+        where = {id(z): i for i, z in enumerate(self.zones)}
+
+        def refs(cells: list, lists: tuple[int, ...]) -> list:
+            out = cells[:]
+            for k in lists:
+                i = where.get(id(out[k]))
+                if i is not None:
+                    out[k] = {"zone": i}
+            return out
+
+        return (refs(self.counters, g.cardlist_counters), refs(self.vars, g.cardlist_vars),
+                [[f[0], f[1], refs(f[2], g.codes[f[0]].cardlist_slots)] for f in self.stack])
 
     @classmethod
     def from_json(cls, game: Game, text: str) -> State:
