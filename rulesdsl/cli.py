@@ -41,8 +41,22 @@ def _bad_parameters(e: RulesError) -> bool:
     return bool(e.diagnostics) and all(d.span is None and d.message.startswith("parameter") for d in e.diagnostics)
 
 
+def _limits(args) -> dict[str, int]:
+    """--limit NAME=VALUE (repeatable): the limits of a run raised (or lowered), checked."""
+    from .engine.limits import parse_limit
+
+    out: dict[str, int] = {}
+    for item in getattr(args, "limit", None) or []:
+        try:
+            name, value = parse_limit(item)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        out[name] = value
+    return out
+
+
 def _load(args) -> object:
-    return load(args.file, players=args.players, **_parse_sets(args.set))
+    return load(args.file, players=args.players, limits=_limits(args), **_parse_sets(args.set))
 
 
 def _workers(args) -> tuple[int, str]:
@@ -378,7 +392,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     _check_run_sizes(args)
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     for f in files:
-        load(f, players=args.players, **_parse_sets(args.set))  # a file that does not check stops here
+        # a file that does not check stops here
+        load(f, players=args.players, limits=_limits(args), **_parse_sets(args.set))
     failed = 0
     total = 0
     for f in files:
@@ -400,7 +415,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
           f"{Path(target).name} and the engine's own after every move...", file=out)
     out.flush()
     res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
-                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set))
+                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
+                           limits=_limits(args))
     if res.ok:
         print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
               file=out)
@@ -434,7 +450,7 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
     print(f"Replaying {args.file}: {t.players} players, parameters {t.params}, seed {t.seed}, "
           f"{len(t.moves)} moves.", file=out)
     try:
-        for k, (st, move) in enumerate(replay(t, args.file), 1):
+        for k, (st, move) in enumerate(replay(t, args.file, _limits(args)), 1):
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
@@ -463,7 +479,8 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
     bots = _bot_specs(args.bots)
     files = [args.base, *args.variants]
     params = _parse_sets(args.set)
-    games = [load(f, players=args.players, **params) for f in files]  # every file checks first
+    limits = _limits(args)
+    games = [load(f, players=args.players, limits=limits, **params) for f in files]  # every file checks first
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -594,7 +611,7 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     seed = args.seed if args.seed is not None else 0
     try:
         game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
-                                          workers, args.max_moves, backend)
+                                          workers, args.max_moves, backend, _limits(args))
     except ValueError as e:  # more bots than seats
         raise UsageError(str(e)) from None
     except SimulationError as e:
@@ -661,6 +678,11 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
         sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
 
+    def limit_option(sp):
+        sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                        help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
+                             "(see docs/language.md, Limits)")
+
     c = sub.add_parser("check", help="check rules files; print located errors")
     c.add_argument("files", nargs="+", metavar="FILE")
     common(c)
@@ -668,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play at the terminal against bots")
     pl.add_argument("file", metavar="FILE")
     common(pl)
+    limit_option(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
     pl.add_argument("--bots", default="random", metavar="KIND",
@@ -679,6 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="bots play many games; print statistics")
     s.add_argument("file", metavar="FILE")
     common(s)
+    limit_option(s)
     s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
     s.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
@@ -692,6 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
     t.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="fix a parameter (default: generated within its range); repeatable")
+    limit_option(t)
     t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
     t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
     t.add_argument("--profile", default="ci", metavar="ci|long", help="ci: 50 games (default); long: 1000")
@@ -704,6 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("base", metavar="BASE")
     c.add_argument("variants", nargs="+", metavar="VARIANT")
     common(c)
+    limit_option(c)
     c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
     c.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
@@ -716,6 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95%% intervals")
     a.add_argument("file", metavar="FILE")
     common(a)
+    limit_option(a)
     a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
     a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
@@ -731,6 +758,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="play a transcript back, step by step")
     r.add_argument("file", metavar="FILE")
     r.add_argument("transcript", metavar="TRANSCRIPT")
+    limit_option(r)
     r.add_argument("--seat", type=int, metavar="K", help="show this seat's view (default: whoever moves)")
     r.add_argument("--reveal", action="store_true", help="show every card (the full state)")
     r.add_argument("--quiet", action="store_true", help="show only the moves and the end")

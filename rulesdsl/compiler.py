@@ -20,6 +20,7 @@ from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_line
 from .counts import counted_zones
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
+from .engine.limits import limits_of
 from .engine.state import (
     CONTROL,
     GRID,
@@ -74,9 +75,11 @@ class _Builder:
 
 
 class Compiler:
-    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True):
+    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True,
+                 limits: dict[str, int] | None = None):
         self.p = prog
         self.g = Game()
+        self.g.limits = limits_of(limits)
         n = prog.players
         self.n = n
         self.g.names = list(names) if names else _seat_names(n)
@@ -2077,11 +2080,12 @@ def _fingerprint(p: Program, g: Game) -> str:
 
 
 def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True,
-                    shortcuts: bool = True) -> Game:
+                    shortcuts: bool = True, limits: dict[str, int] | None = None) -> Game:
     """`codegen=False` keeps every expression as closures; `shortcuts=False` gives every call a
     frame and every early return a trip through the machine (no leaves, no tails). Both are slower,
-    for tests that compare them with the fast forms."""
-    return Compiler(prog, names, codegen, shortcuts).build()
+    for tests that compare them with the fast forms. `limits` raises or lowers the limits of a
+    run (limits.py); they are written into the generated code."""
+    return Compiler(prog, names, codegen, shortcuts, limits).build()
 
 
 __all__ = ["INT", "NONE", "STR", "Compiler", "compile_program"]

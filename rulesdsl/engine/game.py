@@ -11,6 +11,7 @@ from collections.abc import Callable
 import attrs
 
 from ..errors import IllegalMove
+from .limits import limits_of
 from .state import GRID, HAND, PRIVATE, PUBLIC, State
 
 DEFAULT_NAMES = (
@@ -122,6 +123,8 @@ class Game:
         self.names: list[str] = []
         self.params: dict[str, object] = {}
         self.param_ranges: dict[str, tuple] = {}
+        # The limits of a run (limits.py): steps, call depth, grid places, list sizes, digits.
+        self.limits: dict[str, int] = limits_of()
         self.all_mask = 0
         # cards
         self.ncards = 0
