@@ -136,9 +136,19 @@ class Compiler:
         self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
         self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
+        self.recursive_procs = _recursive(p.procedures)
         g.tails = self.shortcuts
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
+        self.recursive_codes = frozenset(self.proc_codes[name] for name in self.recursive_procs)
+        depth, recursive = g.limits["depth"], self.recursive_codes
+
+        def depth_check(st: State) -> None:
+            """Before a recursive procedure's call: its frame would be one too many."""
+            if sum(1 for f in st.stack if f[0] in recursive) >= depth:
+                too_deep(depth)
+
+        self.depth_check = depth_check
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
         hook_codes = self.hook_codes
@@ -885,7 +895,10 @@ class Compiler:
             zi = src(st, env)
             dst = to(st, env)
             moved = []
-            for _ in range(count(st, env)):
+            k = count(st, env)
+            if zi == dst and k > 1:
+                k = 1  # the top card onto its own zone: once is as good as many times
+            for _ in range(k):
                 c = st.draw_one(zi, dst)
                 if c is None:
                     break
@@ -898,8 +911,8 @@ class Compiler:
             z, d = self.zone_src(s.source), self.zone_src(s.to)
             n = self.source.inline(count)
             if not z.isdigit() or g.zone_grid[int(z)]:
-                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
-                                         "    if st.draw_one(_z, _d) is None: break"])
+                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1",
+                                         "for _ in range(_n):", "    if st.draw_one(_z, _d) is None: break"])
             to = [] if d.isdigit() else [f"_d = {d}"]
             if not d.isdigit():
                 d = "_d"
@@ -910,13 +923,15 @@ class Compiler:
             stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
             each = ["for _ in range(_n):", *(f"    {line}" for line in self._pop_src(z, d)), f"    {stop}"]
             if d == z:
-                return self._logged(op, [*to, f"_n = {n}", *each])
+                return self._logged(op, [*to, f"_n = {n}", "if _n > 1: _n = 1", *each])
+            clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
             # All from the pile when it holds enough (one slice, no refill), else card by card.
             bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
                     *self._arrive_src("_m", d), *self._count_src("_m", z, "-", True),
                     *self._count_src("_m", d, "+", True)]
             other = "" if d.isdigit() else f" and _d != {z}"
-            return self._logged(op, [*to, f"_n = {n}", f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+            return self._logged(op, [*to, f"_n = {n}", *clamp, f"_l = st.zones[{z}]",
+                                     f"if _n > 0 and len(_l) >= _n{other}:",
                                      *(f"    {line}" for line in bulk), "else:", *(f"    {line}" for line in each)])
 
         b.emit(op, s.span, PLAIN, draw_src)
@@ -964,24 +979,33 @@ class Compiler:
         n = self.n
         names = self.g.zone_names
 
+        # A deal stops when its pile has nothing more to give (cards that go round through a
+        # refill count against the step budget there); it has at most as many rounds as there are
+        # cards (more would only move a card from a hand to itself again).
+        ncards = self.g.ncards
+
         def op(st, env):
             zi = src(st, env)
             k = count(st, env)
-            for _ in range(k):
-                for seat in range(n):
-                    st.draw_one(zi, base + seat)
+            for _ in range(min(k, ncards)):
+                if any(st.draw_one(zi, base + seat) is None for seat in range(n)):
+                    break
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
         def deal_src() -> list[str]:
             z, k = self.zone_src(s.source), self.source.inline(count)
+            rounds = f"for _ in range(min({k}, {ncards})):"
             if not z.isdigit() or self.g.zone_grid[int(z)]:
-                return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
-                                         f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+                return self._logged(op, [f"_z = {z}", rounds,
+                                         f"    for _s in range({base}, {base + n}):",
+                                         "        if st.draw_one(_z, _s) is None: break",
+                                         "    else: continue", "    break"])
             more = self._refill_test(int(z))
-            return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
+            stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
+            return self._logged(op, [rounds, f"    for _d in range({base}, {base + n}):",
                                      *(f"        {line}" for line in self._pop_src(z, "_d")),
-                                     *([f"        elif {more}: st.draw_one({z}, _d)"] if more else [])])
+                                     f"        {stop}", "    else: continue", "    break"])
 
         b.emit(op, s.span, PLAIN, deal_src)
 
@@ -1256,10 +1280,18 @@ class Compiler:
         count = self.expr(s.count)
         slot = self.p.slots[id(s)]
 
+        # Its passes count against the step budget all at once, as it starts: a count that runs
+        # away stops here, at no cost a pass.
         def init(st, env):
-            env[slot] = count(st, env)
+            n = env[slot] = count(st, env)
+            if n > 0:
+                st.budget -= n
+                if st.budget < 0:
+                    st.tick()
 
-        b.emit(init, s.count.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(count)}"])
+        b.emit(init, s.count.span, PLAIN, lambda: [
+            f"_n = env[{slot}] = {self.source.inline(count)}",
+            "if _n > 0:", "    st.budget -= _n", "    if st.budget < 0: st.tick()"])
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -1375,17 +1407,24 @@ class Compiler:
             self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs and not self.leaf)
             return
         k = len(args)
+        # A call that may come back to itself checks how deep the recursion goes (the others cannot
+        # nest deeper than the rules are long).
+        deep = s.func in self.recursive_procs
+        check = self.depth_check
 
         def op(st, env):
             new = [None] * nlocals
             for i in range(k):
                 new[i] = args[i](st, env)
+            if deep:
+                check(st)
             st.stack.append([code_id, 0, new])
             return RELOAD
 
         def src() -> list[str]:
             new = env_list([self.source.inline(a) for a in args], nlocals)
-            return [f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
+            return [*([f"{self.source.const(check)}(st)"] if deep else []),
+                    f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
 
         b.emit(op, s.span, CONTROL, src)
 
@@ -2025,6 +2064,30 @@ def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
     """The procedures that never wait for a decision (no `choose`, and they call only such
     procedures; a recursive one is never a leaf), and those that may reach an `end`."""
     return _grow(procedures, _never_decides), _grow(procedures, _may_end)
+
+
+def _recursive(procedures: dict) -> set[str]:
+    """The procedures that may call themselves, through others or not: a cycle of the call graph."""
+    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
+             for name, info in procedures.items()}
+    found = set()
+    for name in procedures:
+        seen, todo = set(), list(calls[name])
+        while todo:
+            f = todo.pop()
+            if f == name:
+                found.add(name)
+                break
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+    return found
+
+
+def too_deep(depth: int) -> None:
+    """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
+    raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
+                            "stops?) (to allow more: --limit depth=N)")
 
 
 def _grow(procedures: dict, holds) -> set[str]:

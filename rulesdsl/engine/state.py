@@ -772,8 +772,8 @@ class State:
         if len(self.zones[source]) <= keep:
             return  # (not more cards than it keeps: nothing to move)
         # Cards may go round for ever (a draw of many from a pile that refills from where they go):
-        # each refill counts against the step budget.
-        self.budget -= 1
+        # the cards a refill moves count against the step budget.
+        self.budget -= len(self.zones[source]) - keep
         if self.budget < 0:
             self.tick()
         lst = self.zones[source]
