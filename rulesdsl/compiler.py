@@ -1110,16 +1110,66 @@ class Compiler:
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
         slot = self.p.slots[id(s)]
+        guard = self._guard(s.value, "local")
+        if guard is not None:
+            def op(st, env):
+                env[slot] = guard(f(st, env))
+        else:
+            def op(st, env):
+                env[slot] = f(st, env)
 
-        def op(st, env):
-            env[slot] = f(st, env)
+        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f, guard))
 
-        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f))
-
-    def _set_src(self, cell: str, e: ast.Expr, f: Fn) -> list[str]:
+    def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
         """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
         found = self.source.found_lines(e, "_c")
-        return [*found, f"{cell} = _c"] if found else [f"{cell} = {self.source.inline(f)}"]
+        value = "_c" if found else self.source.inline(f)
+        if guard is not None:
+            value = f"{self.source.const(guard)}({value})"
+        return [*(found or ()), f"{cell} = {value}"]
+
+    # ------------------------------------------------------------ bounded values
+    def _guard(self, e: ast.Expr, kind: str, op_text: str = "=", target_type: str | None = None) -> Callable | None:
+        """A check of a value as it is stored, where it can fire: a number that may grow without
+        bound (a product, `c + c`, a sum) past the digits limit; a list joined with `+` past the list
+        limit; a number or yes/no counter or variable set to none (the attribute of an empty top).
+        None if nothing stored here can go wrong so (most assignments: `x += 1`, `loser = me`)."""
+        t = target_type or self.type(e)
+        if t in (INT, BOOL):
+            stored = kind not in ("local",)  # a counter or variable: a number or yes/no, never none
+            grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
+            none = stored and op_text == "=" and not _constant(e, self.p.refs) and not isinstance(e, ast.NoneLit)
+            if not (grows or none):
+                return None
+            return _number_guard(self.g.limits["digits"], none)
+        if is_list(t) and t != ZONE and self._joins(e, set()):
+            return _list_guard(self.g.limits["list"])
+        return None
+
+    def _sub_defines(self, e: ast.Expr, seen: set) -> list[ast.Expr]:
+        """The bodies of the defines `e` uses directly, each once."""
+        name = e.id if isinstance(e, ast.Name) else e.func if isinstance(e, ast.Call) else None
+        if name in self.p.defines and name not in seen:
+            seen.add(name)
+            return [self.p.defines[name].expr]
+        return []
+
+    def _grows(self, e: ast.Expr, seen: set) -> bool:
+        """Arithmetic that may grow without bound once stored and read again: a product, a sum or
+        difference of two values that are not constants (`c + c` doubles), a `sum`."""
+        if isinstance(e, ast.Binary) and (
+            e.op == "*" or (e.op in ("+", "-") and not _constant(e.left, self.p.refs)
+                            and not _constant(e.right, self.p.refs) and self.type(e) == INT)):
+            return True
+        if isinstance(e, ast.Call) and e.func == "sum":
+            return True
+        return any(self._grows(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
+    def _joins(self, e: ast.Expr, seen: set) -> bool:
+        """Lists joined with `+` somewhere in `e` (the one way a list grows)."""
+        if isinstance(e, ast.Binary) and e.op == "+" and is_list(self.type(e.left)):
+            return True
+        return any(self._joins(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
 
     def s_Assign(self, s: ast.Assign, b):
         op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
@@ -1130,16 +1180,21 @@ class Compiler:
         kind = ref[0]
         sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
+        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, self._target_type(ref))
+        wrap = (lambda text: f"{self.source.const(guard)}({text})") if guard is not None else (lambda text: text)
         if kind == "local":
             slot = ref[1]
             if sign:
                 def op(st, env):
-                    env[slot] += sign * f(st, env)
-                op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"]
+                    v = env[slot] + sign * f(st, env)
+                    env[slot] = guard(v) if guard is not None else v
+                op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"] if guard is None else [
+                    f"env[{slot}] = {wrap(f'env[{slot}] + {sign} * {self.source.inline(f)}')}"]
             else:
                 def op(st, env):
-                    env[slot] = f(st, env)
-                op.src = lambda: self._set_src(f"env[{slot}]", value, f)
+                    v = f(st, env)
+                    env[slot] = guard(v) if guard is not None else v
+                op.src = lambda: self._set_src(f"env[{slot}]", value, f, guard)
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
@@ -1164,7 +1219,8 @@ class Compiler:
                     who = names[p] + "."
                 values = getattr(st, attr)
                 old = values[slot]
-                values[slot] = old + sign * f(st, env) if sign else f(st, env)
+                v = old + sign * f(st, env) if sign else f(st, env)
+                values[slot] = guard(v) if guard is not None else v
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
 
@@ -1176,11 +1232,20 @@ class Compiler:
                     lines.append(f"_w = {self._seat_src(ref[2], msg)}")
                     cell = f"st.{attr}[{base} + _w]"
                 value = self.source.inline(f)
-                lines.append(f"{cell} = {cell} {'+' if sign > 0 else '-'} {value}" if sign else f"{cell} = {value}")
+                plus = "+" if sign > 0 else "-"
+                lines.append(f"{cell} = {wrap(f'{cell} {plus} {value}')}" if sign else f"{cell} = {wrap(value)}")
                 return self._logged(op, lines) if counter else lines
 
             op.src = src
         return op
+
+    def _target_type(self, ref: tuple) -> str | None:
+        """The declared type of an assignment's counter or variable (None for a local: its value's)."""
+        if ref[0] in ("counter", "pcounter"):
+            return INT
+        if ref[0] in ("var", "pvar"):
+            return self.p.vars[ref[1]].type
+        return None
 
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
@@ -2088,6 +2153,44 @@ def too_deep(depth: int) -> None:
     """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
     raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
                             "stops?) (to allow more: --limit depth=N)")
+
+
+def _constant(e: ast.Expr, refs: dict) -> bool:
+    """A literal or a parameter (or minus one): a value that never grows."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _constant(e.operand, refs)
+    if isinstance(e, ast.Name):
+        return (refs.get(id(e)) or ("",))[0] == "const"
+    return isinstance(e, (ast.IntLit, ast.BoolLit))
+
+
+def _number_guard(digits: int, no_none: bool) -> Callable[[object], object]:
+    """A number as it is stored: at most `digits` digits, and (a counter's or variable's) not none."""
+    top = 10 ** digits
+
+    def number(v):
+        if v is None:
+            if no_none:
+                raise RulesRuntimeError("the value stored here is none, but this counter or variable holds a number "
+                                        "or yes/no (the attribute of the top of an empty zone?)")
+            return v
+        if -top < v < top:
+            return v
+        raise RulesRuntimeError(f"a number of more than {digits} digits (a value that grows without end?) "
+                                "(to allow more: --limit digits=N)")
+
+    return number
+
+
+def _list_guard(size: int) -> Callable[[list], list]:
+    """A list joined with `+` as it is stored: at most `size` items."""
+    def joined(v):
+        if v is not None and len(v) > size:
+            raise RulesRuntimeError(f"a list of {len(v)} items, more than the limit of {size} "
+                                    "(a list that grows without end?) (to allow more: --limit list=N)")
+        return v
+
+    return joined
 
 
 def _grow(procedures: dict, holds) -> set[str]:
