@@ -348,7 +348,11 @@ class Compiler:
                 st.event(0, f"== round {st.round} ==")
 
         const = self.source.const
-        b.emit(round_begin, None, PLAIN, lambda: [
+        # Where a run of rounds or turns with no decision is reported (the step budget): the hook
+        # that runs at each, or else the end that never came.
+        ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
+        never = ends[0] if ends else None
+        b.emit(round_begin, p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda: [
             "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
             "if st.log is not None: st.event(0, f'== round {st.round} ==')"])
         maybe("round start")
@@ -372,7 +376,8 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"-- turn {st.turn}: {names[who]} --")
 
-        b.emit(next_turn, None, PLAIN, lambda: [
+        game_never = p.game_ends[0].expr.span if p.game_ends else never
+        b.emit(next_turn, p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda: [
             "st.budget -= 1",
             "if st.budget < 0: st.tick()",
             "if st.next_player >= 0: _w = st.next_player",
@@ -414,7 +419,7 @@ class Compiler:
                 f"return {SUSPEND}",
             ]
 
-        b.emit(decide, None, CONTROL, decide_src)
+        main.parts[b.emit(decide, None, CONTROL, decide_src)] = self._action_parts()
         labels["after action"] = b.pc
         self.turn_region = (labels["turn"] + 1, labels["after action"])
         maybe("turn end")
@@ -444,16 +449,21 @@ class Compiler:
                     return round_over_cell[0]
             return None
 
+        def parts(infos, fns) -> list:
+            return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
+
         if game_ends:
-            b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
+            at = b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
+            main.parts[at] = parts(p.game_ends, game_ends)
         if round_ends:
-            b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
+            at = b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
+            main.parts[at] = parts(p.round_ends, round_ends)
         turn_label = labels["turn"]
         b.emit(lambda st, env: turn_label, None, JUMP, lambda: [f"return {turn_label}"])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
         if game_ends:
-            b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))
+            main.parts[b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
         round_label = labels["round"]
         b.emit(lambda st, env: round_label, None, JUMP, lambda: [f"return {round_label}"])
         labels["game over in a round"] = mid_cell[0] = b.pc
@@ -461,12 +471,29 @@ class Compiler:
         labels["over"] = over_cell[0] = b.pc
         maybe("game end")
         finish, finish_src = self._finish()
-        b.emit(finish, None, CONTROL, finish_src)
+        rank_parts = [(_every_seat(self.rank_fn(info), n), info.expr.span) for _, info in p.rank]
+        if p.winners is not None:
+            rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
+        main.parts[b.emit(finish, None, CONTROL, finish_src)] = rank_parts
         self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _action_parts(self) -> list:
+        """Each action's `when` and the list of its leading `choose`, to locate an error in the
+        turn's options (Code.parts)."""
+        out = []
+        for a, info in zip(self.g.actions, self.p.actions, strict=True):
+            def part(st, f, nlocals=a.nlocals):
+                return f(st, [None] * nlocals)
+
+            if a.cond is not None:
+                out.append((lambda st, f=a.cond, part=part: part(st, f), info.cond.span))
+            if a.lead is not None:
+                out.append((lambda st, f=a.lead.domain, part=part: part(st, f), info.body[0].domain.span))
+        return out
 
     def _turn_options_fn(self) -> Callable[[State], list] | None:
         """`Game.turn_options` as one generated function: each action's condition and leading
@@ -2095,6 +2122,10 @@ def _card_holes(cards: Fn) -> Fn:
 
 def _text_hole(fmt: Fn) -> Fn:
     return lambda st, env: (fmt(st, env), ())
+
+
+def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:
+    return lambda st: [key(st, seat) for seat in range(n)]
 
 
 def _no_locals(f: Fn) -> Callable[[State], object]:

@@ -618,7 +618,7 @@ class State:
         if isinstance(e, RulesRuntimeError) and e.span is not None:
             return e
         if isinstance(e, LOCATED):
-            return RulesRuntimeError(rules_message(e), self.game.error_span(e, code_id, pc))
+            return RulesRuntimeError(rules_message(e), self.game.error_span(e, code_id, pc, self))
         return e
 
     def tick(self) -> None:
