@@ -287,14 +287,16 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
                 state.apply_index(choice)
             else:
                 state.apply_index(bots[who].choose(state))
+        human.new_events()
+        human.show()  # (a `show` of the rules may fail here too)
     except RulesRuntimeError as e:
         print(f"error: the rules failed during play (seed {seed}, move {state.moves}): {e}", file=err)
         return EXIT_ERROR
-    human.new_events()
-    human.show()
     winners = state.winners
     if seat in winners:
         human.say("You win!" if len(winners) == 1 else "You share the win!")
+    elif not winners:
+        human.say("No winner: everyone loses.")
     else:
         human.say("Winner: " + ", ".join(game.names[w] for w in winners) + ".")
     return EXIT_OK

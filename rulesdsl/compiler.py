@@ -39,6 +39,7 @@ from .engine.state import (
     SUSPENDED,
     TEST,
     State,
+    rules_message,
     run_leaf,
 )
 from .errors import Diagnostic, RulesError, RulesRuntimeError
@@ -126,8 +127,11 @@ class Compiler:
         for name, info in p.defines.items():
             if not info.params:
                 g.defines[name] = _no_locals(self._define_fn(name))
-        g.statistics = [(info.name, self.cond_fn(info), info.type) for info in p.statistics]
-        g.shows = [(name, _no_locals(self._show_fn(name)), self._show_type(name))
+        g.statistics = [(info.name, _located_part(self.cond_fn(info), info.expr.span, True), info.type)
+                        for info in p.statistics]
+        g.shows = [(name, _located_part(_no_locals(self._show_fn(name)),
+                                        p.defines[name].expr.span if name in p.defines else None),
+                    self._show_type(name))
                    for name in p.shows]
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
         main = Code("game", 0)
@@ -570,7 +574,7 @@ class Compiler:
 
         def log(st, winners):
             st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
-                     + ("wins" if len(winners) == 1 else "win"))
+                     + ("win" if len(winners) > 1 else "wins"))
 
         def source() -> list[str]:
             inline = self.source.inline
@@ -1165,6 +1169,7 @@ class Compiler:
         if t in (INT, BOOL):
             stored = kind not in ("local",)  # a counter or variable: a number or yes/no, never none
             grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
+            grows = grows or self._too_long(e)
             none = stored and op_text == "=" and not _constant(e, self.p.refs) and not isinstance(e, ast.NoneLit)
             if not (grows or none):
                 return None
@@ -1172,6 +1177,14 @@ class Compiler:
         if is_list(t) and t != ZONE and self._joins(e, set()):
             return _list_guard(self.g.limits["list"])
         return None
+
+    def _too_long(self, e: ast.Expr) -> bool:
+        """A literal or parameter that has more digits than the limit already."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            return self._too_long(e.operand)
+        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        value = e.value if isinstance(e, ast.IntLit) else ref[1] if ref is not None and ref[0] == "const" else 0
+        return isinstance(value, int) and abs(value) >= 10 ** self.g.limits["digits"]
 
     def _sub_defines(self, e: ast.Expr, seen: set) -> list[ast.Expr]:
         """The bodies of the defines `e` uses directly, each once."""
@@ -2122,6 +2135,27 @@ def _card_holes(cards: Fn) -> Fn:
 
 def _text_hole(fmt: Fn) -> Fn:
     return lambda st, env: (fmt(st, env), ())
+
+
+def _located_part(f: Callable[[State], object], span, number: bool = False) -> Callable[[State], object]:
+    """An expression worked out outside the machine (a `show`, a `statistic`): a failure is a
+    runtime error at its line, as the machine's are; a `number` must also fit a float (a mean)."""
+    def part(st):
+        try:
+            v = f(st)
+            if number and v is not None:
+                float(v)
+            return v
+        except RulesRuntimeError as e:
+            if e.span is not None:
+                raise
+            raise RulesRuntimeError(rules_message(e), span) from None
+        except OverflowError:
+            raise RulesRuntimeError("a number too large to take a mean of", span) from None
+        except Exception as e:
+            raise RulesRuntimeError(rules_message(e), span) from None
+
+    return part
 
 
 def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:

@@ -15,6 +15,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "digits": (18, "decimal digits of a number a rule stores (counters, variables, locals)"),
 }
 
+MAX_DIGITS = 300
+
 
 def limits_of(given: Mapping[str, object] | None = None) -> dict[str, int]:
     """The defaults with `given` over them, checked: a ValueError names a limit that does not
@@ -25,6 +27,8 @@ def limits_of(given: Mapping[str, object] | None = None) -> dict[str, int]:
             raise ValueError(f"there is no limit '{name}' (limits: {', '.join(LIMITS)})")
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"the limit {name} must be a whole number of at least 1, not {value!r}")
+        if name == "digits" and value > MAX_DIGITS:
+            raise ValueError(f"the limit digits must be at most {MAX_DIGITS} (a mean of numbers must fit a float)")
         out[name] = value
     return out
 
