@@ -784,6 +784,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         parser.print_help(out)
         return EXIT_USAGE
     try:
+        _limits(args)  # a bad --limit stops any command before it reads a file
         if args.command == "check":
             return cmd_check(args, out, err)
         if args.command == "play":
