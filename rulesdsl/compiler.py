@@ -1026,7 +1026,9 @@ class Compiler:
 
         def deal_src() -> list[str]:
             z, k = self.zone_src(s.source), self.source.inline(count)
-            rounds = f"for _ in range(min({k}, {ncards})):"
+            fixed = _literal(k)
+            rounds = f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
+                f"for _ in range(min({k}, {ncards})):"
             if not z.isdigit() or self.g.zone_grid[int(z)]:
                 return self._logged(op, [f"_z = {z}", rounds,
                                          f"    for _s in range({base}, {base + n}):",
@@ -1170,7 +1172,7 @@ class Compiler:
             stored = kind not in ("local",)  # a counter or variable: a number or yes/no, never none
             grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
             grows = grows or self._too_long(e)
-            none = stored and op_text == "=" and not _constant(e, self.p.refs) and not isinstance(e, ast.NoneLit)
+            none = stored and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
             if not (grows or none):
                 return None
             return _number_guard(self.g.limits["digits"], none)
@@ -1201,9 +1203,43 @@ class Compiler:
             e.op == "*" or (e.op in ("+", "-") and not _constant(e.left, self.p.refs)
                             and not _constant(e.right, self.p.refs) and self.type(e) == INT)):
             return True
-        if isinstance(e, ast.Call) and e.func == "sum":
+        if isinstance(e, ast.Call) and e.func == "sum" and self._reads_numbers(e, set()):
             return True
         return any(self._grows(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
+    def _may_be_none(self, e: ast.Expr, seen: set) -> bool:
+        """Whether a number or yes/no expression may be none (an attribute of a card that may be
+        none, a variable or local that may hold none); arithmetic, comparisons, counts are not."""
+        if isinstance(e, (ast.IntLit, ast.BoolLit, ast.Unary, ast.IsKind)):
+            return False
+        if isinstance(e, ast.Binary):
+            return e.op in ("and", "or") and (self._may_be_none(e.left, seen) or self._may_be_none(e.right, seen))
+        if isinstance(e, ast.Name):
+            kind = (self.p.refs.get(id(e)) or ("",))[0]
+            if kind in ("counter", "const"):
+                return False
+            if kind == "define":
+                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
+            return True
+        if isinstance(e, ast.Call):
+            if e.func in ("sum", "count", "any", "all", "empty"):
+                return False
+            if e.func in self.p.defines:
+                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
+            return True
+        if isinstance(e, ast.IfExpr):
+            return self._may_be_none(e.then, seen) or self._may_be_none(e.orelse, seen)
+        return True
+
+    def _reads_numbers(self, e: ast.Expr, seen: set) -> bool:
+        """Whether `e` reads a counter, a variable or a local (which a rule may have made large),
+        not only cards' attributes and constants (a `sum` of those is as small as the deck)."""
+        numbers = self.type(e) in (INT, "list[int]")
+        if numbers and isinstance(e, ast.Name) and (self.p.refs.get(id(e)) or ("",))[0] in ("counter", "var", "local"):
+            return True
+        if numbers and isinstance(e, ast.Attr) and self.type(e.obj) in (PLAYER, "list[player]"):
+            return True  # a player's counter or variable (`p.score`, `players.score`)
+        return any(self._reads_numbers(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
 
     def _joins(self, e: ast.Expr, seen: set) -> bool:
         """Lists joined with `+` somewhere in `e` (the one way a list grows)."""
@@ -1394,9 +1430,15 @@ class Compiler:
                 if st.budget < 0:
                     st.tick()
 
-        b.emit(init, s.count.span, PLAIN, lambda: [
-            f"_n = env[{slot}] = {self.source.inline(count)}",
-            "if _n > 0:", "    st.budget -= _n", "    if st.budget < 0: st.tick()"])
+        def init_src() -> list[str]:
+            n = self.source.inline(count)
+            fixed = _literal(n)
+            if fixed is not None:  # (a count written in the rules: its passes known here)
+                return [f"env[{slot}] = {fixed}", *([f"st.budget -= {fixed}", "if st.budget < 0: st.tick()"]
+                                                    if fixed > 0 else [])]
+            return [f"_n = env[{slot}] = {n}", "if _n > 0:", "    st.budget -= _n", "    if st.budget < 0: st.tick()"]
+
+        b.emit(init, s.count.span, PLAIN, init_src)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -2218,6 +2260,12 @@ def too_deep(depth: int) -> None:
     """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
     raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
                             "stops?) (to allow more: --limit depth=N)")
+
+
+def _literal(src: str) -> int | None:
+    """The number a generated expression's source is, if it is one written out (`(5)`, `5`)."""
+    text = src.strip("()")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 20 else None
 
 
 def _constant(e: ast.Expr, refs: dict) -> bool:
