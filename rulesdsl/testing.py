@@ -135,8 +135,12 @@ def invariant_problems(st: State) -> Failure | None:
 
 
 @lru_cache(maxsize=64)
-def _load(path: str, players: int, params: tuple, limits: tuple = ()) -> Game:
+def _load_with(path: str, players: int, params: tuple, limits: tuple) -> Game:
     return load(path, players=players, limits=dict(limits), **dict(params))
+
+
+def _load(path: str, players: int, params: tuple) -> Game:
+    return _load_with(path, players, params, ())
 
 
 def scenario_settings(path: str | Path) -> list[ScenarioRt]:
@@ -262,6 +266,11 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
     params_st = {k: s for k, s in _param_strategies(base).items() if k not in fixed}
     last: dict = {}
     counts = {"games": 0, "moves": 0}
+    limited = tuple(sorted((limits or {}).items()))
+
+    def _load(path: str, players: int, params: tuple) -> Game:
+        # (The generated games' function keeps its source, which seeds hypothesis's examples.)
+        return _load_with(path, players, params, limited)
 
     @settings(max_examples=examples, deadline=None, database=None, verbosity=Verbosity.quiet,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
@@ -276,7 +285,7 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
                                                           label="players")
         params = {name: data.draw(s, label=name) for name, s in params_st.items()} | fixed
         game_seed = data.draw(hs.integers(0, 2**32 - 1), label="seed")
-        game = _load(path, n, tuple(sorted(params.items())), tuple(sorted((limits or {}).items())))
+        game = _load(path, n, tuple(sorted(params.items())))
         transcript = Transcript(path, n, params, game_seed, [], max_moves=max_moves)
         last["transcript"] = transcript
         try:
