@@ -807,6 +807,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     except UsageError as e:
         print(f"rulesdsl {args.command}: error: {e}", file=err)
         return EXIT_USAGE
+    except RulesRuntimeError as e:  # a rule that failed where a command did not expect it (a view, a replay)
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
     except IllegalMove as e:  # pragma: no cover - the CLI validates moves before applying them
         print(f"error: {e}", file=err)
         return EXIT_ERROR

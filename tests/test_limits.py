@@ -312,3 +312,13 @@ def test_cli_failing_show_statistic_and_growth_are_messages_not_tracebacks():
 def test_cli_play_says_no_winner():
     code, out, _ = run("play", str(DATA / "limit_no_winner.rules"), "--seed", "1", stdin="wait\n" * 3)
     assert code == 0 and "No winner" in out and "Winner: ." not in out
+
+
+def test_cli_replay_of_a_game_whose_show_fails_is_a_message(tmp_path):
+    from rulesdsl.testing import Transcript
+
+    path = str(DATA / "limit_show.rules")
+    saved = tmp_path / "t.json"
+    saved.write_text(Transcript(path, 2, {}, 1, ["wait", "wait"]).to_json(), encoding="utf-8")
+    code, _, err = run("replay", path, str(saved))
+    assert code == 1 and "limit_show.rules:8:" in err and "Traceback" not in err
