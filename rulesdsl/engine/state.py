@@ -935,7 +935,7 @@ def _straight_of(game: Game, unlimited: bool) -> Callable | None:
     _straight_of = straight_playout
     return straight_playout(game, unlimited)
 
-LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
+LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError, OverflowError)
 
 
 _PACKAGE = __file__.rsplit("engine", 1)[0]  # this package's directory
