@@ -1366,16 +1366,26 @@ class Compiler:
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
         seq = self.expr(s.seq)
 
+        # Its passes count against the step budget as it starts, as a `repeat`'s (loops in loops
+        # over long ranges would run away otherwise); over the players, they are too few to count.
+        players = isinstance(s.seq, ast.PlayersExpr)
+
         def init(st, env):
-            env[list_slot] = [x for x in seq(st, env) if x is not None]
+            items = env[list_slot] = [x for x in seq(st, env) if x is not None]
             env[pos_slot] = 0
+            if not players:
+                st.budget -= len(items)
+                if st.budget < 0:
+                    st.tick()
 
         def init_src() -> list[str]:
             items = self.source.inline(seq)
-            if isinstance(s.seq, ast.PlayersExpr) and hasattr(seq, "src"):
+            if players and hasattr(seq, "src"):
                 return [f"env[{list_slot}] = {items}", f"env[{pos_slot}] = 0"]  # a new list of seats
             # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
-            return [f"_l = {items}", f"env[{list_slot}] = [_x for _x in _l if _x is not None]", f"env[{pos_slot}] = 0"]
+            count = [] if players else ["st.budget -= len(_l)", "if st.budget < 0: st.tick()"]
+            return [f"_l = {items}", f"env[{list_slot}] = _l = [_x for _x in _l if _x is not None]",
+                    f"env[{pos_slot}] = 0", *count]
 
         b.emit(init, s.seq.span, PLAIN, init_src)
         loop = _Loop()

@@ -598,7 +598,7 @@ def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
     assert copy.step_limit == 100
     with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
         copy.apply("spin")
-    # A `repeat` counts its passes as it starts (a `for each` ends by itself: not counted).
+    # A `repeat` counts its passes as it starts (as a `for each` over a list does).
     with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
         search.clone().apply("count")
     again = real.clone()

@@ -78,7 +78,8 @@ def _statement(r: random.Random) -> str:
     if k == 12:
         return "if any(me.hand) { move top(me.hand) to pile }"
     if k == 13:
-        return "for each p in players { p.t += 1 }"
+        return r.choice(["for each p in players { p.t += 1 }",
+                         f"for each a in 1..{_huge(r)} {{ for each b in 1..{_huge(r)} {{ x += 1 }} }}"])
     if k == 14:
         return "end round" if r.random() < 0.2 else "c += 1"
     return f"x = {r.choice(['count(deck)', 'c', '0', 'top(deck).v'])}"

@@ -122,6 +122,12 @@ def test_a_repeat_counts_its_passes_against_the_step_budget_which_can_be_raised(
     assert st.value("x") == 300_000
 
 
+def test_loops_in_loops_over_long_ranges_count_their_passes_as_they_start():
+    text = rules("action go {\n    for each a in 1..10000 {\n        for each b in 1..10000 { x += 1 }   # here\n"
+                 "    }\n}")
+    assert_at(runtime_error(load(text), 1), text)
+
+
 def test_a_huge_deal_stops_when_the_deck_is_empty():
     st = load(rules("action go { deal 1000000000000 from deck to each hand }")).new_game(1)
     st.apply("go")
