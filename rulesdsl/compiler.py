@@ -1146,7 +1146,7 @@ class Compiler:
         guard = self._guard(s.value, "local")
         if guard is not None:
             def op(st, env):
-                env[slot] = guard(f(st, env))
+                env[slot] = guard(st, f(st, env))
         else:
             def op(st, env):
                 env[slot] = f(st, env)
@@ -1158,7 +1158,7 @@ class Compiler:
         found = self.source.found_lines(e, "_c")
         value = "_c" if found else self.source.inline(f)
         if guard is not None:
-            value = f"{self.source.const(guard)}({value})"
+            value = f"{self.source.const(guard)}(st, {value})"
         return [*(found or ()), f"{cell} = {value}"]
 
     # ------------------------------------------------------------ bounded values
@@ -1257,19 +1257,19 @@ class Compiler:
         sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
         guard = self._guard(value, "local" if kind == "local" else "stored", op_text, self._target_type(ref))
-        wrap = (lambda text: f"{self.source.const(guard)}({text})") if guard is not None else (lambda text: text)
+        wrap = (lambda text: f"{self.source.const(guard)}(st, {text})") if guard is not None else (lambda text: text)
         if kind == "local":
             slot = ref[1]
             if sign:
                 def op(st, env):
                     v = env[slot] + sign * f(st, env)
-                    env[slot] = guard(v) if guard is not None else v
+                    env[slot] = guard(st, v) if guard is not None else v
                 op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"] if guard is None else [
                     f"env[{slot}] = {wrap(f'env[{slot}] + {sign} * {self.source.inline(f)}')}"]
             else:
                 def op(st, env):
                     v = f(st, env)
-                    env[slot] = guard(v) if guard is not None else v
+                    env[slot] = guard(st, v) if guard is not None else v
                 op.src = lambda: self._set_src(f"env[{slot}]", value, f, guard)
         elif kind == "direction":
             def op(st, env):
@@ -1296,7 +1296,7 @@ class Compiler:
                 values = getattr(st, attr)
                 old = values[slot]
                 v = old + sign * f(st, env) if sign else f(st, env)
-                values[slot] = guard(v) if guard is not None else v
+                values[slot] = guard(st, v) if guard is not None else v
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
 
@@ -2287,11 +2287,11 @@ def _constant(e: ast.Expr, refs: dict) -> bool:
     return isinstance(e, (ast.IntLit, ast.BoolLit))
 
 
-def _number_guard(digits: int, no_none: bool) -> Callable[[object], object]:
+def _number_guard(digits: int, no_none: bool) -> Callable[[State, object], object]:
     """A number as it is stored: at most `digits` digits, and (a counter's or variable's) not none."""
     top = 10 ** digits
 
-    def number(v):
+    def number(st, v):
         if v is None:
             if no_none:
                 raise RulesRuntimeError("the value stored here is none, but this counter or variable holds a number "
@@ -2305,12 +2305,17 @@ def _number_guard(digits: int, no_none: bool) -> Callable[[object], object]:
     return number
 
 
-def _list_guard(size: int) -> Callable[[list], list]:
-    """A list joined with `+` as it is stored: at most `size` items."""
-    def joined(v):
-        if v is not None and len(v) > size:
-            raise RulesRuntimeError(f"a list of {len(v)} items, more than the limit of {size} "
-                                    "(a list that grows without end?) (to allow more: --limit list=N)")
+def _list_guard(size: int) -> Callable[[State, list], list]:
+    """A list joined with `+` as it is stored: at most `size` items, and its items count against
+    the step budget (a list joined again at every pass of a loop costs the square of its size)."""
+    def joined(st, v):
+        if v is not None:
+            if len(v) > size:
+                raise RulesRuntimeError(f"a list of {len(v)} items, more than the limit of {size} "
+                                        "(a list that grows without end?) (to allow more: --limit list=N)")
+            st.budget -= len(v)
+            if st.budget < 0:
+                st.tick()
         return v
 
     return joined

@@ -11,7 +11,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "steps": (200_000, "passes of loops (`while`, `repeat`), turns and rounds, and refills, between two decisions"),
     "depth": (1_000, "calls of recursive procedures in progress at once"),
     "places": (10_000, "places of a grid"),
-    "list": (100_000, "items of a list a rule makes by joining lists with +"),
+    "list": (10_000, "items of a list a rule makes by joining lists with + (as many as a range may have)"),
     "digits": (18, "decimal digits of a number a rule stores (counters, variables, locals)"),
 }
 
