@@ -30,13 +30,15 @@ def parse_files(path: str | Path, allow_paths: Sequence[str | Path] = ()):
     return resolve(path, allow_paths).files()
 
 
-def load(path: str | Path, players: int | None = None, names: list[str] | None = None, *,
-         allow_paths: Sequence[str | Path] = (), **params) -> Game:
+def load(path: str | Path, players: int | None = None, names: list[str] | None = None,
+         limits: dict[str, int] | None = None, *, allow_paths: Sequence[str | Path] = (), **params) -> Game:
     """Load a rules file into a game for `players` players (the file's default if None).
 
     Keyword arguments set parameters (`tokens_to_lose=2`); `allow_paths` names more folders its
-    imports may read. Raises RulesError with every located error if the file, or a parameter, is
-    not valid.
+    imports may read. `limits` raises (or lowers) the limits of a run, by name (`{"steps": 10**6,
+    "depth": 5000}`; see `rulesdsl.engine.limits.LIMITS`). Raises RulesError with every located
+    error if the file, or a parameter, is not valid, and ValueError for a limit that does not
+    exist or is not a whole number of at least 1.
     """
     from .checker import check
     from .compiler import compile_program
@@ -46,13 +48,14 @@ def load(path: str | Path, players: int | None = None, names: list[str] | None =
         program = check(files, players, params)
     except RulesError as e:
         raise RulesError(e.diagnostics, {**e.sources, **{f.path: f.source for f in files}}) from None
-    return compile_program(program, names)
+    return compile_program(program, names, limits=limits)
 
 
-def load_text(text: str, players: int | None = None, path: str = "<string>", **params) -> Game:
-    """Load rules given as text (tests, tools). Imports are not followed."""
+def load_text(text: str, players: int | None = None, path: str = "<string>",
+              limits: dict[str, int] | None = None, **params) -> Game:
+    """Load rules given as text (tests, tools). Imports are not followed. `limits` as for `load`."""
     from .checker import check
     from .compiler import compile_program
     from .parser import parse_text
 
-    return compile_program(check([parse_text(text, path)], players, params))
+    return compile_program(check([parse_text(text, path)], players, params), limits=limits)

@@ -114,11 +114,11 @@ def _play_chunk(job: tuple) -> list[ArenaGame]:
 
 def run_arena(path: str, bots: list[str], games: int, players: int | None = None, params: dict | None = None,
               seed: int = 0, workers: int = 1, max_moves: int = DEFAULT_MAX_MOVES,
-              backend: str = "process") -> tuple[Game, list[str], list[ArenaGame]]:
+              backend: str = "process", limits: dict | None = None) -> tuple[Game, list[str], list[ArenaGame]]:
     """Play `games` games of the file, in `workers` processes (or Ray tasks) if more than one
     (the same results, rulesdsl.parallel): the game, the line-up and the games in order."""
     params = params or {}
-    game = load(path, players=players, **params)
+    game = load(path, players=players, limits=limits, **params)
     lineup = lineup_for(bots, game.players)
     for spec in set(lineup):
         make_bot(spec, 0)  # a bad spec fails here, before any process starts

@@ -42,8 +42,23 @@ def _bad_parameters(e: RulesError) -> bool:
     return bool(e.diagnostics) and all(d.span is None and d.message.startswith("parameter") for d in e.diagnostics)
 
 
+def _limits(args) -> dict[str, int]:
+    """--limit NAME=VALUE (repeatable): the limits of a run raised (or lowered), checked."""
+    from .engine.limits import parse_limit
+
+    out: dict[str, int] = {}
+    for item in getattr(args, "limit", None) or []:
+        try:
+            name, value = parse_limit(item)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        out[name] = value
+    return out
+
+
 def _load(args) -> object:
-    return load(args.file, players=args.players, allow_paths=_allowed(args), **_parse_sets(args.set))
+    return load(args.file, players=args.players, limits=_limits(args), allow_paths=_allowed(args),
+                **_parse_sets(args.set))
 
 
 def _allowed(args) -> list[str]:
@@ -340,14 +355,16 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
                 state.apply_index(choice)
             else:
                 state.apply_index(bots[who].choose(state))
+        human.new_events()
+        human.show()  # (a `show` of the rules may fail here too)
     except RulesRuntimeError as e:
         print(f"error: the rules failed during play (seed {seed}, move {state.moves}): {e}", file=err)
         return EXIT_ERROR
-    human.new_events()
-    human.show()
     winners = state.winners
     if seat in winners:
         human.say("You win!" if len(winners) == 1 else "You share the win!")
+    elif not winners:
+        human.say("No winner: everyone loses.")
     else:
         human.say("Winner: " + ", ".join(game.names[w] for w in winners) + ".")
     return EXIT_OK
@@ -445,7 +462,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     _check_run_sizes(args)
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     for f in files:
-        load(f, players=args.players, **_parse_sets(args.set))  # a file that does not check stops here
+        # a file that does not check stops here
+        load(f, players=args.players, limits=_limits(args), **_parse_sets(args.set))
     failed = 0
     total = 0
     for f in files:
@@ -467,7 +485,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
           f"{Path(target).name} and the engine's own after every move...", file=out)
     out.flush()
     res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
-                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set))
+                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
+                           limits=_limits(args))
     if res.ok:
         print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
               file=out)
@@ -515,7 +534,7 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
     print(f"Replaying {args.file}: {t.players} players, parameters {t.params}, seed {t.seed}, "
           f"{len(t.moves)} moves.", file=out)
     try:
-        for k, (st, move) in enumerate(replay(t, args.file), 1):
+        for k, (st, move) in enumerate(replay(t, args.file, _limits(args)), 1):
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
@@ -544,7 +563,8 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
     bots = _bot_specs(args.bots)
     files = [args.base, *args.variants]
     params = _parse_sets(args.set)
-    games = [load(f, players=args.players, **params) for f in files]  # every file checks first
+    limits = _limits(args)
+    games = [load(f, players=args.players, limits=limits, **params) for f in files]  # every file checks first
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -675,7 +695,7 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     seed = args.seed if args.seed is not None else 0
     try:
         game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
-                                          workers, args.max_moves, backend)
+                                          workers, args.max_moves, backend, _limits(args))
     except ValueError as e:  # more bots than seats
         raise UsageError(str(e)) from None
     except SimulationError as e:
@@ -746,6 +766,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--allow-path", action="append", metavar="DIR",
                         help="a folder imports may also read from (repeatable; default: the file's project "
                              "and the preludes)")
+    def limit_option(sp):
+        sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                        help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
+                             "(see docs/language.md, Limits)")
 
     c = sub.add_parser("check", help="check rules files; print located errors")
     c.add_argument("files", nargs="+", metavar="FILE")
@@ -756,6 +780,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("file", metavar="FILE")
     common(pl)
     allow_path(pl)
+    limit_option(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
     pl.add_argument("--bots", default="random", metavar="KIND",
@@ -768,6 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", metavar="FILE")
     common(s)
     allow_path(s)
+    limit_option(s)
     s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
     s.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
@@ -781,6 +807,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
     t.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="fix a parameter (default: generated within its range); repeatable")
+    limit_option(t)
     t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
     t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
     t.add_argument("--profile", default="ci", metavar="ci|long", help="ci: 50 games (default); long: 1000")
@@ -793,6 +820,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("base", metavar="BASE")
     c.add_argument("variants", nargs="+", metavar="VARIANT")
     common(c)
+    limit_option(c)
     c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
     c.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
@@ -805,6 +833,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95%% intervals")
     a.add_argument("file", metavar="FILE")
     common(a)
+    limit_option(a)
     a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
     a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
@@ -820,6 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="play a transcript back, step by step")
     r.add_argument("file", metavar="FILE")
     r.add_argument("transcript", metavar="TRANSCRIPT")
+    limit_option(r)
     r.add_argument("--seat", type=int, metavar="K", help="show this seat's view (default: whoever moves)")
     r.add_argument("--reveal", action="store_true", help="show every card (the full state)")
     r.add_argument("--quiet", action="store_true", help="show only the moves and the end")
@@ -843,6 +873,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         parser.print_help(out)
         return EXIT_USAGE
     try:
+        _limits(args)  # a bad --limit stops any command before it reads a file
         if args.command == "check":
             return cmd_check(args, out, err)
         if args.command == "play":
@@ -865,6 +896,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     except UsageError as e:
         print(f"rulesdsl {args.command}: error: {e}", file=err)
         return EXIT_USAGE
+    except RulesRuntimeError as e:  # a rule that failed where a command did not expect it (a view, a replay)
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
     except IllegalMove as e:  # pragma: no cover - the CLI validates moves before applying them
         print(f"error: {e}", file=err)
         return EXIT_ERROR

@@ -20,6 +20,7 @@ from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_line
 from .counts import counted_zones
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
+from .engine.limits import limits_of
 from .engine.state import (
     CONTROL,
     GRID,
@@ -38,6 +39,7 @@ from .engine.state import (
     SUSPENDED,
     TEST,
     State,
+    rules_message,
     run_leaf,
 )
 from .errors import Diagnostic, RulesError, RulesRuntimeError
@@ -104,9 +106,11 @@ class _Builder:
 
 
 class Compiler:
-    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True):
+    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True,
+                 limits: dict[str, int] | None = None):
         self.p = prog
         self.g = Game()
+        self.g.limits = limits_of(limits)
         n = prog.players
         self.n = n
         self.g.names = list(names) if names else _seat_names(n)
@@ -152,8 +156,11 @@ class Compiler:
         for name, info in p.defines.items():
             if not info.params:
                 g.defines[name] = _no_locals(self._define_fn(name))
-        g.statistics = [(info.name, self.cond_fn(info), info.type) for info in p.statistics]
-        g.shows = [(name, _no_locals(self._show_fn(name)), self._show_type(name))
+        g.statistics = [(info.name, _located_part(self.cond_fn(info), info.expr.span, True), info.type)
+                        for info in p.statistics]
+        g.shows = [(name, _located_part(_no_locals(self._show_fn(name)),
+                                        p.defines[name].expr.span if name in p.defines else None),
+                    self._show_type(name))
                    for name in p.shows]
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
         main = Code("game", 0)
@@ -162,9 +169,19 @@ class Compiler:
         self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
         self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
+        self.recursive_procs = _recursive(p.procedures)
         g.tails = self.shortcuts
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
+        self.recursive_codes = frozenset(self.proc_codes[name] for name in self.recursive_procs)
+        depth, recursive = g.limits["depth"], self.recursive_codes
+
+        def depth_check(st: State) -> None:
+            """Before a recursive procedure's call: its frame would be one too many."""
+            if sum(1 for f in st.stack if f[0] in recursive) >= depth:
+                too_deep(depth)
+
+        self.depth_check = depth_check
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
         hook_codes = self.hook_codes
@@ -370,7 +387,11 @@ class Compiler:
                 st.event(0, f"== round {st.round} ==")
 
         const = self.source.const
-        b.emit(round_begin, None, PLAIN, lambda: [
+        # Where a run of rounds or turns with no decision is reported (the step budget): the hook
+        # that runs at each, or else the end that never came.
+        ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
+        never = ends[0] if ends else None
+        b.emit(round_begin, p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda: [
             "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
             "if st.log is not None: st.event(0, f'== round {st.round} ==')"])
         maybe("round start")
@@ -394,7 +415,8 @@ class Compiler:
             if st.log is not None:
                 st.event(0, f"-- turn {st.turn}: {names[who]} --")
 
-        b.emit(next_turn, None, PLAIN, lambda: [
+        game_never = p.game_ends[0].expr.span if p.game_ends else never
+        b.emit(next_turn, p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda: [
             "st.budget -= 1",
             "if st.budget < 0: st.tick()",
             "if st.next_player >= 0: _w = st.next_player",
@@ -436,7 +458,7 @@ class Compiler:
                 f"return {SUSPEND}",
             ]
 
-        b.emit(decide, None, CONTROL, decide_src)
+        main.parts[b.emit(decide, None, CONTROL, decide_src)] = self._action_parts()
         labels["after action"] = b.pc
         g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
         self.turn_region = (labels["turn"] + 1, labels["after action"])
@@ -467,16 +489,21 @@ class Compiler:
                     return round_over_cell[0]
             return None
 
+        def parts(infos, fns) -> list:
+            return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
+
         if game_ends:
-            b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
+            at = b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
+            main.parts[at] = parts(p.game_ends, game_ends)
         if round_ends:
-            b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
+            at = b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
+            main.parts[at] = parts(p.round_ends, round_ends)
         turn_label = labels["turn"]
         b.emit(lambda st, env: turn_label, None, JUMP, lambda: [f"return {turn_label}"])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
         if game_ends:
-            b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))
+            main.parts[b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
         round_label = labels["round"]
         b.emit(lambda st, env: round_label, None, JUMP, lambda: [f"return {round_label}"])
         labels["game over in a round"] = mid_cell[0] = b.pc
@@ -484,12 +511,29 @@ class Compiler:
         labels["over"] = over_cell[0] = b.pc
         maybe("game end")
         finish, finish_src = self._finish()
-        b.emit(finish, None, CONTROL, finish_src)
+        rank_parts = [(_every_seat(self.rank_fn(info), n), info.expr.span) for _, info in p.rank]
+        if p.winners is not None:
+            rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
+        main.parts[b.emit(finish, None, CONTROL, finish_src)] = rank_parts
         self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _action_parts(self) -> list:
+        """Each action's `when` and the list of its leading `choose`, to locate an error in the
+        turn's options (Code.parts)."""
+        out = []
+        for a, info in zip(self.g.actions, self.p.actions, strict=True):
+            def part(st, f, nlocals=a.nlocals):
+                return f(st, [None] * nlocals)
+
+            if a.cond is not None:
+                out.append((lambda st, f=a.cond, part=part: part(st, f), info.cond.span))
+            if a.lead is not None:
+                out.append((lambda st, f=a.lead.domain, part=part: part(st, f), info.body[0].domain.span))
+        return out
 
     def _turn_options_fn(self) -> Callable[[State], list] | None:
         """`Game.turn_options` as one generated function: each action's condition and leading
@@ -566,7 +610,7 @@ class Compiler:
 
         def log(st, winners):
             st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
-                     + ("wins" if len(winners) == 1 else "win"))
+                     + ("win" if len(winners) > 1 else "wins"))
 
         def source() -> list[str]:
             inline = self.source.inline
@@ -918,7 +962,10 @@ class Compiler:
             zi = src(st, env)
             dst = to(st, env)
             moved = []
-            for _ in range(count(st, env)):
+            k = count(st, env)
+            if zi == dst and k > 1:
+                k = 1  # the top card onto its own zone: once is as good as many times
+            for _ in range(k):
                 c = st.draw_one(zi, dst)
                 if c is None:
                     break
@@ -931,8 +978,8 @@ class Compiler:
             z, d = self.zone_src(s.source), self.zone_src(s.to)
             n = self.source.inline(count)
             if not z.isdigit() or g.zone_grid[int(z)]:
-                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"for _ in range({n}):",
-                                         "    if st.draw_one(_z, _d) is None: break"])
+                return self._logged(op, [f"_z = {z}", f"_d = {d}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1",
+                                         "for _ in range(_n):", "    if st.draw_one(_z, _d) is None: break"])
             to = [] if d.isdigit() else [f"_d = {d}"]
             if not d.isdigit():
                 d = "_d"
@@ -943,13 +990,15 @@ class Compiler:
             stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
             each = ["for _ in range(_n):", *(f"    {line}" for line in self._pop_src(z, d)), f"    {stop}"]
             if d == z:
-                return self._logged(op, [*to, f"_n = {n}", *each])
+                return self._logged(op, [*to, f"_n = {n}", "if _n > 1: _n = 1", *each])
+            clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
             # All from the pile when it holds enough (one slice, no refill), else card by card.
             bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
                     *self._arrive_src("_m", d), *self._count_src("_m", z, "-", True),
                     *self._count_src("_m", d, "+", True)]
             other = "" if d.isdigit() else f" and _d != {z}"
-            return self._logged(op, [*to, f"_n = {n}", f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+            return self._logged(op, [*to, f"_n = {n}", *clamp, f"_l = st.zones[{z}]",
+                                     f"if _n > 0 and len(_l) >= _n{other}:",
                                      *(f"    {line}" for line in bulk), "else:", *(f"    {line}" for line in each)])
 
         b.emit(op, s.span, PLAIN, draw_src)
@@ -997,24 +1046,35 @@ class Compiler:
         n = self.n
         names = self.g.zone_names
 
+        # A deal stops when its pile has nothing more to give (cards that go round through a
+        # refill count against the step budget there); it has at most as many rounds as there are
+        # cards (more would only move a card from a hand to itself again).
+        ncards = self.g.ncards
+
         def op(st, env):
             zi = src(st, env)
             k = count(st, env)
-            for _ in range(k):
-                for seat in range(n):
-                    st.draw_one(zi, base + seat)
+            for _ in range(min(k, ncards)):
+                if any(st.draw_one(zi, base + seat) is None for seat in range(n)):
+                    break
             if st.log is not None:
                 st.event(1, f"{k} card{'s' if k != 1 else ''} from {names[zi]} dealt to each {s.zone}")
 
         def deal_src() -> list[str]:
             z, k = self.zone_src(s.source), self.source.inline(count)
+            fixed = _literal(k)
+            rounds = f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
+                f"for _ in range(min({k}, {ncards})):"
             if not z.isdigit() or self.g.zone_grid[int(z)]:
-                return self._logged(op, [f"_z = {z}", f"for _ in range({k}):",
-                                         f"    for _s in range({base}, {base + n}): st.draw_one(_z, _s)"])
+                return self._logged(op, [f"_z = {z}", rounds,
+                                         f"    for _s in range({base}, {base + n}):",
+                                         "        if st.draw_one(_z, _s) is None: break",
+                                         "    else: continue", "    break"])
             more = self._refill_test(int(z))
-            return self._logged(op, [f"for _ in range({k}):", f"    for _d in range({base}, {base + n}):",
+            stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
+            return self._logged(op, [rounds, f"    for _d in range({base}, {base + n}):",
                                      *(f"        {line}" for line in self._pop_src(z, "_d")),
-                                     *([f"        elif {more}: st.draw_one({z}, _d)"] if more else [])])
+                                     f"        {stop}", "    else: continue", "    break"])
 
         b.emit(op, s.span, PLAIN, deal_src)
 
@@ -1119,16 +1179,109 @@ class Compiler:
     def s_Let(self, s: ast.Let, b):
         f = self.expr(s.value)
         slot = self.p.slots[id(s)]
+        guard = self._guard(s.value, "local")
+        if guard is not None:
+            def op(st, env):
+                env[slot] = guard(st, f(st, env))
+        else:
+            def op(st, env):
+                env[slot] = f(st, env)
 
-        def op(st, env):
-            env[slot] = f(st, env)
+        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f, guard))
 
-        b.emit(op, s.span, PLAIN, lambda: self._set_src(f"env[{slot}]", s.value, f))
-
-    def _set_src(self, cell: str, e: ast.Expr, f: Fn) -> list[str]:
+    def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
         """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
         found = self.source.found_lines(e, "_c")
-        return [*found, f"{cell} = _c"] if found else [f"{cell} = {self.source.inline(f)}"]
+        value = "_c" if found else self.source.inline(f)
+        if guard is not None:
+            value = f"{self.source.const(guard)}(st, {value})"
+        return [*(found or ()), f"{cell} = {value}"]
+
+    # ------------------------------------------------------------ bounded values
+    def _guard(self, e: ast.Expr, kind: str, op_text: str = "=", target_type: str | None = None) -> Callable | None:
+        """A check of a value as it is stored, where it can fire: a number that may grow without
+        bound (a product, `c + c`, a sum) past the digits limit; a list joined with `+` past the list
+        limit; a number or yes/no counter or variable set to none (the attribute of an empty top).
+        None if nothing stored here can go wrong so (most assignments: `x += 1`, `loser = me`)."""
+        t = target_type or self.type(e)
+        if t in (INT, BOOL):
+            stored = kind not in ("local",)  # a counter or variable: a number or yes/no, never none
+            grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
+            grows = grows or self._too_long(e)
+            none = stored and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
+            if not (grows or none):
+                return None
+            return _number_guard(self.g.limits["digits"], none)
+        if is_list(t) and t != ZONE and self._joins(e, set()):
+            return _list_guard(self.g.limits["list"])
+        return None
+
+    def _too_long(self, e: ast.Expr) -> bool:
+        """A literal or parameter that has more digits than the limit already."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            return self._too_long(e.operand)
+        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        value = e.value if isinstance(e, ast.IntLit) else ref[1] if ref is not None and ref[0] == "const" else 0
+        return isinstance(value, int) and abs(value) >= 10 ** self.g.limits["digits"]
+
+    def _sub_defines(self, e: ast.Expr, seen: set) -> list[ast.Expr]:
+        """The bodies of the defines `e` uses directly, each once."""
+        name = e.id if isinstance(e, ast.Name) else e.func if isinstance(e, ast.Call) else None
+        if name in self.p.defines and name not in seen:
+            seen.add(name)
+            return [self.p.defines[name].expr]
+        return []
+
+    def _grows(self, e: ast.Expr, seen: set) -> bool:
+        """Arithmetic that may grow without bound once stored and read again: a product, a sum or
+        difference of two values that are not constants (`c + c` doubles), a `sum`."""
+        if isinstance(e, ast.Binary) and (
+            e.op == "*" or (e.op in ("+", "-") and not _constant(e.left, self.p.refs)
+                            and not _constant(e.right, self.p.refs) and self.type(e) == INT)):
+            return True
+        if isinstance(e, ast.Call) and e.func == "sum" and self._reads_numbers(e, set()):
+            return True
+        return any(self._grows(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
+    def _may_be_none(self, e: ast.Expr, seen: set) -> bool:
+        """Whether a number or yes/no expression may be none (an attribute of a card that may be
+        none, a variable or local that may hold none); arithmetic, comparisons, counts are not."""
+        if isinstance(e, (ast.IntLit, ast.BoolLit, ast.Unary, ast.IsKind)):
+            return False
+        if isinstance(e, ast.Binary):
+            return e.op in ("and", "or") and (self._may_be_none(e.left, seen) or self._may_be_none(e.right, seen))
+        if isinstance(e, ast.Name):
+            kind = (self.p.refs.get(id(e)) or ("",))[0]
+            if kind in ("counter", "const"):
+                return False
+            if kind == "define":
+                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
+            return True
+        if isinstance(e, ast.Call):
+            if e.func in ("sum", "count", "any", "all", "empty"):
+                return False
+            if e.func in self.p.defines:
+                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
+            return True
+        if isinstance(e, ast.IfExpr):
+            return self._may_be_none(e.then, seen) or self._may_be_none(e.orelse, seen)
+        return True
+
+    def _reads_numbers(self, e: ast.Expr, seen: set) -> bool:
+        """Whether `e` reads a counter, a variable or a local (which a rule may have made large),
+        not only cards' attributes and constants (a `sum` of those is as small as the deck)."""
+        numbers = self.type(e) in (INT, "list[int]")
+        if numbers and isinstance(e, ast.Name) and (self.p.refs.get(id(e)) or ("",))[0] in ("counter", "var", "local"):
+            return True
+        if numbers and isinstance(e, ast.Attr) and self.type(e.obj) in (PLAYER, "list[player]"):
+            return True  # a player's counter or variable (`p.score`, `players.score`)
+        return any(self._reads_numbers(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
+    def _joins(self, e: ast.Expr, seen: set) -> bool:
+        """Lists joined with `+` somewhere in `e` (the one way a list grows)."""
+        if isinstance(e, ast.Binary) and e.op == "+" and is_list(self.type(e.left)):
+            return True
+        return any(self._joins(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
 
     def s_Assign(self, s: ast.Assign, b):
         op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
@@ -1139,16 +1292,21 @@ class Compiler:
         kind = ref[0]
         sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
+        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, self._target_type(ref))
+        wrap = (lambda text: f"{self.source.const(guard)}(st, {text})") if guard is not None else (lambda text: text)
         if kind == "local":
             slot = ref[1]
             if sign:
                 def op(st, env):
-                    env[slot] += sign * f(st, env)
-                op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"]
+                    v = env[slot] + sign * f(st, env)
+                    env[slot] = guard(st, v) if guard is not None else v
+                op.src = lambda: [f"env[{slot}] += {sign} * {self.source.inline(f)}"] if guard is None else [
+                    f"env[{slot}] = {wrap(f'env[{slot}] + {sign} * {self.source.inline(f)}')}"]
             else:
                 def op(st, env):
-                    env[slot] = f(st, env)
-                op.src = lambda: self._set_src(f"env[{slot}]", value, f)
+                    v = f(st, env)
+                    env[slot] = guard(st, v) if guard is not None else v
+                op.src = lambda: self._set_src(f"env[{slot}]", value, f, guard)
         elif kind == "direction":
             def op(st, env):
                 st.direction = f(st, env)
@@ -1173,7 +1331,8 @@ class Compiler:
                     who = names[p] + "."
                 values = getattr(st, attr)
                 old = values[slot]
-                values[slot] = old + sign * f(st, env) if sign else f(st, env)
+                v = old + sign * f(st, env) if sign else f(st, env)
+                values[slot] = guard(st, v) if guard is not None else v
                 if counter and st.log is not None and values[slot] != old:
                     st.event(0, f"{who}{info.name}: {old} -> {values[slot]}")
 
@@ -1185,11 +1344,20 @@ class Compiler:
                     lines.append(f"_w = {self._seat_src(ref[2], msg)}")
                     cell = f"st.{attr}[{base} + _w]"
                 value = self.source.inline(f)
-                lines.append(f"{cell} = {cell} {'+' if sign > 0 else '-'} {value}" if sign else f"{cell} = {value}")
+                plus = "+" if sign > 0 else "-"
+                lines.append(f"{cell} = {wrap(f'{cell} {plus} {value}')}" if sign else f"{cell} = {wrap(value)}")
                 return self._logged(op, lines) if counter else lines
 
             op.src = src
         return op
+
+    def _target_type(self, ref: tuple) -> str | None:
+        """The declared type of an assignment's counter or variable (None for a local: its value's)."""
+        if ref[0] in ("counter", "pcounter"):
+            return INT
+        if ref[0] in ("var", "pvar"):
+            return self.p.vars[ref[1]].type
+        return None
 
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
@@ -1234,16 +1402,26 @@ class Compiler:
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
         seq = self.expr(s.seq)
 
+        # Its passes count against the step budget as it starts, as a `repeat`'s (loops in loops
+        # over long ranges would run away otherwise); over the players, they are too few to count.
+        players = isinstance(s.seq, ast.PlayersExpr)
+
         def init(st, env):
-            env[list_slot] = [x for x in seq(st, env) if x is not None]
+            items = env[list_slot] = [x for x in seq(st, env) if x is not None]
             env[pos_slot] = 0
+            if not players:
+                st.budget -= len(items)
+                if st.budget < 0:
+                    st.tick()
 
         def init_src() -> list[str]:
             items = self.source.inline(seq)
-            if isinstance(s.seq, ast.PlayersExpr) and hasattr(seq, "src"):
+            if players and hasattr(seq, "src"):
                 return [f"env[{list_slot}] = {items}", f"env[{pos_slot}] = 0"]  # a new list of seats
             # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
-            return [f"_l = {items}", f"env[{list_slot}] = [_x for _x in _l if _x is not None]", f"env[{pos_slot}] = 0"]
+            count = [] if players else ["st.budget -= len(_l)", "if st.budget < 0: st.tick()"]
+            return [f"_l = {items}", f"env[{list_slot}] = _l = [_x for _x in _l if _x is not None]",
+                    f"env[{pos_slot}] = 0", *count]
 
         b.emit(init, s.seq.span, PLAIN, init_src)
         loop = _Loop()
@@ -1289,10 +1467,24 @@ class Compiler:
         count = self.expr(s.count)
         slot = self.p.slots[id(s)]
 
+        # Its passes count against the step budget all at once, as it starts: a count that runs
+        # away stops here, at no cost a pass.
         def init(st, env):
-            env[slot] = count(st, env)
+            n = env[slot] = count(st, env)
+            if n > 0:
+                st.budget -= n
+                if st.budget < 0:
+                    st.tick()
 
-        b.emit(init, s.count.span, PLAIN, lambda: [f"env[{slot}] = {self.source.inline(count)}"])
+        def init_src() -> list[str]:
+            n = self.source.inline(count)
+            fixed = _literal(n)
+            if fixed is not None:  # (a count written in the rules: its passes known here)
+                return [f"env[{slot}] = {fixed}", *([f"st.budget -= {fixed}", "if st.budget < 0: st.tick()"]
+                                                    if fixed > 0 else [])]
+            return [f"_n = env[{slot}] = {n}", "if _n > 0:", "    st.budget -= _n", "    if st.budget < 0: st.tick()"]
+
+        b.emit(init, s.count.span, PLAIN, init_src)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
@@ -1408,17 +1600,24 @@ class Compiler:
             self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs and not self.leaf)
             return
         k = len(args)
+        # A call that may come back to itself checks how deep the recursion goes (the others cannot
+        # nest deeper than the rules are long).
+        deep = s.func in self.recursive_procs
+        check = self.depth_check
 
         def op(st, env):
             new = [None] * nlocals
             for i in range(k):
                 new[i] = args[i](st, env)
+            if deep:
+                check(st)
             st.stack.append([code_id, 0, new])
             return RELOAD
 
         def src() -> list[str]:
             new = env_list([self.source.inline(a) for a in args], nlocals)
-            return [f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
+            return [*([f"{self.source.const(check)}(st)"] if deep else []),
+                    f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
 
         b.emit(op, s.span, CONTROL, src)
 
@@ -2026,6 +2225,31 @@ def _text_hole(fmt: Fn) -> Fn:
     return lambda st, env: (fmt(st, env), ())
 
 
+def _located_part(f: Callable[[State], object], span, number: bool = False) -> Callable[[State], object]:
+    """An expression worked out outside the machine (a `show`, a `statistic`): a failure is a
+    runtime error at its line, as the machine's are; a `number` must also fit a float (a mean)."""
+    def part(st):
+        try:
+            v = f(st)
+            if number and v is not None:
+                float(v)
+            return v
+        except RulesRuntimeError as e:
+            if e.span is not None:
+                raise
+            raise RulesRuntimeError(rules_message(e), span) from None
+        except OverflowError:
+            raise RulesRuntimeError("a number too large to take a mean of", span) from None
+        except Exception as e:
+            raise RulesRuntimeError(rules_message(e), span) from None
+
+    return part
+
+
+def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:
+    return lambda st: [key(st, seat) for seat in range(n)]
+
+
 def _no_locals(f: Fn) -> Callable[[State], object]:
     return lambda st: f(st, [])
 
@@ -2058,6 +2282,79 @@ def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
     """The procedures that never wait for a decision (no `choose`, and they call only such
     procedures; a recursive one is never a leaf), and those that may reach an `end`."""
     return _grow(procedures, _never_decides), _grow(procedures, _may_end)
+
+
+def _recursive(procedures: dict) -> set[str]:
+    """The procedures that may call themselves, through others or not: a cycle of the call graph."""
+    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
+             for name, info in procedures.items()}
+    found = set()
+    for name in procedures:
+        seen, todo = set(), list(calls[name])
+        while todo:
+            f = todo.pop()
+            if f == name:
+                found.add(name)
+                break
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+    return found
+
+
+def too_deep(depth: int) -> None:
+    """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
+    raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
+                            "stops?) (to allow more: --limit depth=N)")
+
+
+def _literal(src: str) -> int | None:
+    """The number a generated expression's source is, if it is one written out (`(5)`, `5`)."""
+    text = src.strip("()")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 20 else None
+
+
+def _constant(e: ast.Expr, refs: dict) -> bool:
+    """A literal or a parameter (or minus one): a value that never grows."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _constant(e.operand, refs)
+    if isinstance(e, ast.Name):
+        return (refs.get(id(e)) or ("",))[0] == "const"
+    return isinstance(e, (ast.IntLit, ast.BoolLit))
+
+
+def _number_guard(digits: int, no_none: bool) -> Callable[[State, object], object]:
+    """A number as it is stored: at most `digits` digits, and (a counter's or variable's) not none."""
+    top = 10 ** digits
+
+    def number(st, v):
+        if v is None:
+            if no_none:
+                raise RulesRuntimeError("the value stored here is none, but this counter or variable holds a number "
+                                        "or yes/no (the attribute of the top of an empty zone?)")
+            return v
+        if -top < v < top:
+            return v
+        raise RulesRuntimeError(f"a number of more than {digits} digits (a value that grows without end?) "
+                                "(to allow more: --limit digits=N)")
+
+    return number
+
+
+def _list_guard(size: int) -> Callable[[State, list], list]:
+    """A list joined with `+` as it is stored: at most `size` items, and its items count against
+    the step budget (a list joined again at every pass of a loop costs the square of its size)."""
+    def joined(st, v):
+        if v is not None:
+            if len(v) > size:
+                raise RulesRuntimeError(f"a list of {len(v)} items, more than the limit of {size} "
+                                        "(a list that grows without end?) (to allow more: --limit list=N)")
+            st.budget -= len(v)
+            if st.budget < 0:
+                st.tick()
+        return v
+
+    return joined
 
 
 def _grow(procedures: dict, holds) -> set[str]:
@@ -2113,11 +2410,12 @@ def _fingerprint(p: Program, g: Game) -> str:
 
 
 def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True,
-                    shortcuts: bool = True) -> Game:
+                    shortcuts: bool = True, limits: dict[str, int] | None = None) -> Game:
     """`codegen=False` keeps every expression as closures; `shortcuts=False` gives every call a
     frame and every early return a trip through the machine (no leaves, no tails). Both are slower,
-    for tests that compare them with the fast forms."""
-    return Compiler(prog, names, codegen, shortcuts).build()
+    for tests that compare them with the fast forms. `limits` raises or lowers the limits of a
+    run (limits.py); they are written into the generated code."""
+    return Compiler(prog, names, codegen, shortcuts, limits).build()
 
 
 __all__ = ["INT", "NONE", "STR", "Compiler", "compile_program"]

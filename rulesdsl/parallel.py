@@ -38,13 +38,15 @@ class GameSpec:
     names: tuple[str, ...]
     params: tuple[tuple[str, Any], ...]
     sources: str  # a digest of the rules texts: two games from texts (no file) are told apart
+    limits: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def of(cls, game: Game) -> GameSpec:
         path = Path(game.path)
         where = str(path.resolve()) if path.is_file() else str(game.path)  # workers may start elsewhere
         digest = hashlib.sha1("\0".join(f"{k}\0{v}" for k, v in sorted(game.sources.items())).encode()).hexdigest()
-        return cls(where, game.players, tuple(game.names), tuple(sorted(game.params.items())), digest)
+        return cls(where, game.players, tuple(game.names), tuple(sorted(game.params.items())), digest,
+                   tuple(sorted(game.limits.items())))
 
     def load(self) -> Game:
         """The game, loaded once per process (or inherited from the parent by a forked worker)."""
@@ -55,7 +57,8 @@ class GameSpec:
             if not Path(self.path).is_file():
                 raise BackendError(f"a worker cannot load '{self.path}': only a game loaded from a file runs "
                                    "in parallel")
-            game = _LOADED[self] = load(self.path, self.players, list(self.names), **dict(self.params))
+            game = _LOADED[self] = load(self.path, self.players, list(self.names), dict(self.limits),
+                                        **dict(self.params))
         return game
 
 

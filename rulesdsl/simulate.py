@@ -142,10 +142,11 @@ def play_one(game: Game, seed: int, bots: list[str], max_moves: int = DEFAULT_MA
             i = players[st.chooser].choose(st)
             played.append(i)
             st.apply_index(i)
+        # (A statistic that fails is a located runtime error of the game, as a rule's is.)
+        stats = {name: float(f(st) or 0) for name, f, _ in game.statistics} if st.over else {}
     except RulesRuntimeError as e:
         raise SimulationError(seed, played, e) from None
     counters = counters_at_end(game, st)
-    stats = {name: float(f(st) or 0) for name, f, _ in game.statistics} if st.over else {}
     return GameRecord(seed, st.moves, st.turn, st.round, list(st.winners) if st.over else [], not st.over, counters,
                       stats)
 

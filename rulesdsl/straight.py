@@ -89,6 +89,12 @@ class StraightWriter:
         lines = self.body(body, "    ") or ["    pass"]
         n = self.g.codes[code_id].nlocals
         params = "".join(f", _e{i}=None" for i in range(n))
+        if code_id in self.c.recursive_codes:
+            # A frame on the state's stack while it runs, as the machine's: the depth of recursion
+            # is counted the same way (Compiler.depth_check).
+            check = self.c.source.const(self.c.depth_check)
+            lines = [f"    {check}(st)", f"    st.stack.append([{code_id}, 0, []])", "    try:",
+                     *("    " + line for line in lines), "    finally:", "        st.stack.pop()"]
         if any(_BARE_ENV.search(line) for line in lines):
             lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *lines]
         else:

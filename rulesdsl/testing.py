@@ -202,8 +202,12 @@ def invariant_problems(st: State) -> Failure | None:
 
 
 @lru_cache(maxsize=64)
+def _load_with(path: str, players: int, params: tuple, limits: tuple) -> Game:
+    return load(path, players=players, limits=dict(limits), **dict(params))
+
+
 def _load(path: str, players: int, params: tuple) -> Game:
-    return load(path, players=players, **dict(params))
+    return _load_with(path, players, params, ())
 
 
 def scenario_settings(path: str | Path) -> list[ScenarioRt]:
@@ -313,7 +317,7 @@ def _param_strategies(game: Game):
 def check_properties(path: str | Path, games: int | None = None, seed: int | None = None, profile: str = "ci",
                      max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
                      shrink_seconds: float = 30.0, players: int | None = None,
-                     params: dict | None = None) -> PropertyResult:
+                     params: dict | None = None, limits: dict | None = None) -> PropertyResult:
     """Have hypothesis generate games (players, parameters, seed, every choice) and check, after
     every move, the game's invariants and the engine's promises; at the end of a game, that it
     replays exactly from its seed and moves. A failure is shrunk to a short game."""
@@ -323,12 +327,17 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
 
     path = str(path)
     fixed = dict(params or {})
-    base = load(path, players=players, **fixed)  # checks the fixed setting too
+    base = load(path, players=players, limits=limits, **fixed)  # checks the fixed setting too
     fixed = {k: base.params[k] for k in fixed}  # as the game's types ("2" -> 2)
     examples = games if games is not None else PROFILES.get(profile, PROFILES["ci"])
     params_st = {k: s for k, s in _param_strategies(base).items() if k not in fixed}
     last: dict = {}
     counts = {"games": 0, "moves": 0}
+    limited = tuple(sorted((limits or {}).items()))
+
+    def _load(path: str, players: int, params: tuple) -> Game:
+        # (The generated games' function keeps its source, which seeds hypothesis's examples.)
+        return _load_with(path, players, params, limited)
 
     @settings(max_examples=examples, deadline=None, database=None, verbosity=Verbosity.quiet,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
@@ -449,10 +458,11 @@ def _check_copies(st: State, transcript: Transcript, rng: random.Random) -> None
 # ---------------------------------------------------------------- replay
 
 
-def replay(transcript: Transcript, path: str | Path | None = None) -> Iterator[tuple[State, str | None]]:
+def replay(transcript: Transcript, path: str | Path | None = None,
+           limits: dict | None = None) -> Iterator[tuple[State, str | None]]:
     """Play a transcript back: yields the state before each move with the move, then the final
     state with None. Raises Failure if a move is not legal or a check fails (as it did)."""
-    game = load(path or transcript.file, players=transcript.players, **transcript.params)
+    game = load(path or transcript.file, players=transcript.players, limits=limits, **transcript.params)
     st = game.new_game(transcript.seed, log=False)
     problem = invariant_problems(st)
     if problem is not None:

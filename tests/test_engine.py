@@ -599,8 +599,10 @@ def test_step_limit_is_per_state_and_copied_by_clone(tmp_path):
     assert copy.step_limit == 100
     with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
         copy.apply("spin")
-    # A `repeat` (or a `for each`) ends by itself: its rounds are not counted.
-    again = search.clone()
+    # A `repeat` counts its passes as it starts (as a `for each` over a list does).
+    with pytest.raises(rulesdsl.RulesRuntimeError, match="ran 100 loop steps"):
+        search.clone().apply("count")
+    again = real.clone()
     again.apply("count")
     assert again.value("total") == 1000
     real.apply("spin")  # the state searched from keeps the engine's limit

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import attrs
 
 from ..errors import IllegalMove
+from .limits import limits_of
 from .state import GRID, HAND, PRIVATE, PUBLIC, State
 
 DEFAULT_NAMES = (
@@ -40,7 +41,7 @@ class Code:
     """
 
     __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots", "kinds", "srcs", "blocks",
-                 "ends", "index", "leaf", "slot_types")
+                 "ends", "index", "leaf", "slot_types", "parts")
 
     def __init__(self, name: str, nlocals: int):
         self.name = name
@@ -52,6 +53,10 @@ class Code:
         self.spans: list = []
         self.kinds: list[int] = []
         self.srcs: list[Callable[[], list[str]] | None] = []
+        # For an op that works out several expressions of the rules (the game's end conditions, the
+        # actions' `when`, the ranking): the expressions and their spans, worked out again one by
+        # one when the op fails, to locate the error at the one that fails.
+        self.parts: dict[int, list[tuple[Callable, object]]] = {}
         self.blocks: list[Callable | None] = []
         self.ends: list[int] = []  # per start position: the position after its block's last op
         self.nlocals = nlocals
@@ -123,6 +128,8 @@ class Game:
         self.names: list[str] = []
         self.params: dict[str, object] = {}
         self.param_ranges: dict[str, tuple] = {}
+        # The limits of a run (limits.py): steps, call depth, grid places, list sizes, digits.
+        self.limits: dict[str, int] = limits_of()
         self.all_mask = 0
         # cards
         self.ncards = 0
@@ -284,8 +291,10 @@ class Game:
         code.ends[pc] = end
         return fn
 
-    def error_span(self, e: BaseException, code_id: int, pc: int):
-        """The span of the op that raised `e`, found from the line of the generated block it ran."""
+    def error_span(self, e: BaseException, code_id: int, pc: int, st: State | None = None):
+        """The span of the op that raised `e`, found from the line of the generated block it ran;
+        for an op of several expressions (`Code.parts`), the span of the first that fails again
+        in `st` (they change nothing, so they fail again as they did)."""
         op = pc
         tb = e.__traceback__
         while tb is not None:
@@ -294,8 +303,15 @@ class Game:
                 code_id, lines = found
                 op = lines[tb.tb_lineno - 2] if 0 <= tb.tb_lineno - 2 < len(lines) else pc
             tb = tb.tb_next
-        spans = self.codes[code_id].spans
-        return spans[op] if 0 <= op < len(spans) else None
+        code = self.codes[code_id]
+        span = code.spans[op] if 0 <= op < len(code.spans) else None
+        if span is None and st is not None:
+            for part, where in code.parts.get(op, ()):
+                try:
+                    part(st)
+                except Exception:
+                    return where
+        return span
 
     # ------------------------------------------------------------ decisions
     def turn_options(self, st: State) -> list:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .state import CONTROL, JSON_FORMAT, STEP_BUDGET, State
+from .state import CONTROL, JSON_FORMAT, State
 
 if TYPE_CHECKING:
     from .game import Game
@@ -339,8 +339,7 @@ def load_state(game: Game, text: str | bytes) -> State:
     s.over = over
     s.winners, s.ranking = winners, ranking
     s.log = log
-    s.step_limit = STEP_BUDGET
-    s.budget = STEP_BUDGET
+    s.step_limit = s.budget = g.limits["steps"]
     s._texts = None
     s.pick = None
     s.stop = -1

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMove, RulesRuntimeError
+from .limits import LIMITS
 from .rng import GOLDEN, MASK, next64, seed_state
 
 _FAILED = object()  # recorded by a straight run where its pick raised (see State._straight)
@@ -67,8 +68,9 @@ SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on its
 # None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
 PLAIN, TEST, JUMP, CONTROL = 0, 1, 2, 3
 
-# Passes of `while` loops, turns and rounds allowed between two decisions.
-STEP_BUDGET = 200_000
+# Passes of `while` loops, turns and rounds allowed between two decisions, by default (a game's
+# own is `game.limits["steps"]`, see limits.py).
+STEP_BUDGET = LIMITS["steps"][0]
 JSON_FORMAT = 1
 
 
@@ -117,7 +119,7 @@ class State:
         self._texts: list[str] | None = None
         # Loop steps or turns without a decision before the rules are called broken (tick); a search
         # may lower it on its copies, to give up on a world that cannot be played on sooner.
-        self.step_limit = STEP_BUDGET
+        self.step_limit = g.limits["steps"]
         # While a playout runs: its pick and the move it stops at (see `playout`); a block asking
         # a decision then answers it itself.
         self.pick: Callable[[int], int] | None = None
@@ -639,7 +641,7 @@ class State:
         if isinstance(e, RulesRuntimeError) and e.span is not None:
             return e
         if isinstance(e, LOCATED):
-            return RulesRuntimeError(rules_message(e), self.game.error_span(e, code_id, pc))
+            return RulesRuntimeError(rules_message(e), self.game.error_span(e, code_id, pc, self))
         return e
 
     def tick(self) -> None:
@@ -648,7 +650,8 @@ class State:
         if self.budget < 0:
             raise RulesRuntimeError(
                 f"the rules ran {self.step_limit} loop steps or turns without asking anyone to decide; "
-                "is there a loop that never ends, or a turn in which nobody can act?"
+                "is there a loop that never ends, or a turn in which nobody can act? "
+                "(to allow more: --limit steps=N)"
             )
 
     # ------------------------------------------------------------ primitives used by compiled ops
@@ -673,10 +676,14 @@ class State:
         dst = self.zones[zi]
         if grid[zi]:
             if place is None:
+                if len(dst) >= g.limits["places"]:
+                    too_many_places(g, zi, len(dst) + 1)
                 dst.append(c)  # a new place
             else:
-                while len(dst) <= place:
-                    dst.append(None)
+                if place >= len(dst):
+                    if place >= g.limits["places"]:
+                        too_many_places(g, zi, place + 1)
+                    dst.extend([None] * (place + 1 - len(dst)))
                 if dst[place] is not None:
                     raise RulesRuntimeError(f"place {place + 1} of {g.zone_names[zi]} is not empty")
                 dst[place] = c
@@ -787,6 +794,11 @@ class State:
         keep = g.zone_keep[zi]
         if len(self.zones[source]) <= keep:
             return  # (not more cards than it keeps: nothing to move)
+        # Cards may go round for ever (a draw of many from a pile that refills from where they go):
+        # the cards a refill moves count against the step budget.
+        self.budget -= len(self.zones[source]) - keep
+        if self.budget < 0:
+            self.tick()
         lst = self.zones[source]
         if g.zone_grid[source]:
             cards = [c for c in lst if c is not None]
@@ -946,7 +958,7 @@ def _straight_of(game: Game, unlimited: bool) -> Callable | None:
     _straight_of = straight_playout
     return straight_playout(game, unlimited)
 
-LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError)
+LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError, OverflowError)
 
 
 _PACKAGE = __file__.rsplit("engine", 1)[0]  # this package's directory
@@ -961,6 +973,12 @@ def _raised_by_rules(e: BaseException) -> bool:
         last = tb.tb_frame.f_code.co_filename
         tb = tb.tb_next
     return last is None or last.startswith(("<rules", _PACKAGE))
+
+
+def too_many_places(g: Game, zi: int, n: int) -> None:
+    """A grid would grow past its limit (a place far away, or cards moved within it for ever)."""
+    raise RulesRuntimeError(f"{g.zone_names[zi]} would have {n} places, more than the limit of "
+                            f"{g.limits['places']} (to allow more: --limit places=N)")
 
 
 def bad_pick(st: State, i: int) -> None:

@@ -110,8 +110,11 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
         head += " · SPECTATOR VIEW: every card is shown"
     lines.append(head)
     if st.over:
-        w = ", ".join(g.names[p] for p in st.winners) or "nobody"
-        lines.append(f"The game is over. Winner{'s' if len(st.winners) != 1 else ''}: {w}.")
+        if st.winners:
+            w = ", ".join(g.names[p] for p in st.winners)
+            lines.append(f"The game is over. Winner{'s' if len(st.winners) != 1 else ''}: {w}.")
+        else:
+            lines.append("The game is over. No winner.")  # (`winners are` may name nobody: all lose)
     else:
         who = "you" if st.chooser == viewer else g.names[st.chooser]
         direction = "clockwise" if st.direction > 0 else "counterclockwise"
