@@ -116,6 +116,11 @@ def read_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
     return _Loader(Roots.of(top, (), max_bytes)).read(top, None, "read")[1]
 
 
+def parse_file(path: str | Path) -> ast.RulesFile:
+    """Parse one rules file (its imports not followed), read as safely as `read_file` reads."""
+    return parse_text(read_file(path), str(path))
+
+
 class _Loader:
     """One load: the roots, and how many files it has read (see MAX_FILES)."""
 

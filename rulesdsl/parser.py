@@ -898,13 +898,6 @@ def _unfinished(text: str, path: str, err: UnexpectedInput) -> Diagnostic:
     return Diagnostic(ast.Span(path, line, col, line, col + 1), "this declaration is unfinished", hint)
 
 
-def parse_file(path: str | Path) -> ast.RulesFile:
-    """Parse one rules file (its imports not followed), read as safely as `loader.read_file` reads."""
-    from .loader import read_file
-
-    return parse_text(read_file(path), str(path))
-
-
 def parse_expr(text: str, path: str = "<expr>") -> ast.Expr:
     """Parse one expression (used by scenario files, tests and the CLI)."""
     try:

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import rulesdsl
 from rulesdsl import ast
 from rulesdsl.errors import Diagnostic
-from rulesdsl.parser import parse_expr, parse_file, parse_text
+from rulesdsl.loader import parse_file
+from rulesdsl.parser import parse_expr, parse_text
 
 from .conftest import GAMES
 
