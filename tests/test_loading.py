@@ -261,7 +261,9 @@ def split_project(tmp_path: Path) -> tuple[Path, Path]:
     (project / "pyproject.toml").write_text("", encoding="utf-8")
     game = project / "draw.rules"
     game.write_text(DRAW, encoding="utf-8")
-    (project / "house.rules").write_text('extends "draw.rules"\ngame "House draw"\n', encoding="utf-8")
+    # (Another default number of players: `compare` loads it again for the base's, with the folders.)
+    (project / "house.rules").write_text('extends "draw.rules"\ngame "House draw"\nplayers 2..3 default 3\n',
+                                         encoding="utf-8")
     return game, shared
 
 
