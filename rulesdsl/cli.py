@@ -503,7 +503,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
             shown = ", ".join(t.moves[:40]) + (f", ... ({len(t.moves) - 40} more)" if len(t.moves) > 40 else "")
             print("  moves: " + (shown if t.moves else "(none: it fails during setup)"), file=out)
             print(f"  transcript: {saved}", file=out)
-            print(f"  replay it:  rulesdsl replay {target} {saved}", file=out)
+            also = "".join(f" --allow-path {d}" for d in allowed)  # (the replay reads what the test read)
+            print(f"  replay it:  rulesdsl replay {target} {saved}{also}", file=out)
     return EXIT_ERROR if failed else EXIT_OK
 
 

@@ -346,3 +346,15 @@ def test_a_worker_that_cannot_load_the_game_reports_its_located_error(tmp_path, 
         parallel.run(play_chunk, [(spec, [0], ["random"], 100)] * 2, workers=2)
     (d,) = e.value.diagnostics
     assert (d.span.file, d.span.line) == (str(game.resolve()), 1) and "outside" in d.message
+
+
+def test_a_failing_test_tells_a_replay_command_with_its_allowed_folders(tmp_path):
+    game, shared = split_project(tmp_path)
+    with game.open("a", encoding="utf-8") as f:
+        f.write("invariant small_pile: count(pile) < 3\n")
+    code, out, _ = run_cli("test", game, "--games", "5", "--save-dir", tmp_path / "failures", "--allow-path", shared)
+    assert code == 1 and "invariant 'small_pile' does not hold" in out
+    command = next(line for line in out.splitlines() if "replay it:" in line).split("rulesdsl ", 1)[1]
+    assert command.endswith(f" --allow-path {shared}")
+    code, out, _ = run_cli(*command.split())
+    assert code == 1 and "The failure is reproduced: " in out and "small_pile" in out
