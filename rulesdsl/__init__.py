@@ -48,7 +48,17 @@ def load(path: str | Path, players: int | None = None, names: list[str] | None =
         program = check(files, players, params)
     except RulesError as e:
         raise RulesError(e.diagnostics, {**e.sources, **{f.path: f.source for f in files}}) from None
-    return compile_program(program, names, limits=limits)
+    game = compile_program(program, names, limits=limits)
+    game.allow_paths = _folders(allow_paths)
+    return game
+
+
+def _folders(allow_paths: Sequence[str | Path]) -> tuple[str, ...]:
+    """`allow_paths` as absolute folders: a game remembers them so that whoever loads it again
+    (a worker, which may start in another folder) reads what this load read."""
+    from .loader import _real
+
+    return tuple(str(_real(Path(p))) for p in allow_paths)
 
 
 def load_text(text: str, players: int | None = None, path: str = "<string>",

@@ -8,6 +8,8 @@ results do not depend on how games are spread over processes.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 import attrs
 
@@ -114,11 +116,13 @@ def _play_chunk(job: tuple) -> list[ArenaGame]:
 
 def run_arena(path: str, bots: list[str], games: int, players: int | None = None, params: dict | None = None,
               seed: int = 0, workers: int = 1, max_moves: int = DEFAULT_MAX_MOVES,
-              backend: str = "process", limits: dict | None = None) -> tuple[Game, list[str], list[ArenaGame]]:
+              backend: str = "process", limits: dict | None = None,
+              allow_paths: Sequence[str | Path] = ()) -> tuple[Game, list[str], list[ArenaGame]]:
     """Play `games` games of the file, in `workers` processes (or Ray tasks) if more than one
-    (the same results, rulesdsl.parallel): the game, the line-up and the games in order."""
+    (the same results, rulesdsl.parallel): the game, the line-up and the games in order.
+    `allow_paths`: more folders the file's imports may read (the workers' loads too)."""
     params = params or {}
-    game = load(path, players=players, limits=limits, **params)
+    game = load(path, players=players, limits=limits, allow_paths=allow_paths, **params)
     lineup = lineup_for(bots, game.players)
     for spec in set(lineup):
         make_bot(spec, 0)  # a bad spec fails here, before any process starts

@@ -461,13 +461,14 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--profile must be one of {', '.join(PROFILES)}")
     _check_run_sizes(args)
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
+    allowed = _allowed(args)
     for f in files:
         # a file that does not check stops here
-        load(f, players=args.players, limits=_limits(args), **_parse_sets(args.set))
+        load(f, players=args.players, limits=_limits(args), allow_paths=allowed, **_parse_sets(args.set))
     failed = 0
     total = 0
     for f in files:
-        for r in run_scenarios(f):
+        for r in run_scenarios(f, allow_paths=allowed):
             total += 1
             if r.ok:
                 print(f"  ok    {r.name}", file=out)
@@ -478,7 +479,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     if total:
         print(f"scenarios: {total - failed} passed, {failed} failed", file=out)
     target = files[-1]  # a companion imports the game: its invariants are the game's plus its own
-    game = load(target)
+    game = load(target, allow_paths=allowed)
     inv = len(game.invariants)
     how_many = f"{args.games} game{'s' if args.games != 1 else ''}" if args.games else f"{args.profile} profile"
     print(f"generated games ({how_many}): checking {inv} invariant{'s' if inv != 1 else ''} of "
@@ -486,7 +487,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     out.flush()
     res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
                            max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
-                           limits=_limits(args))
+                           limits=_limits(args), allow_paths=allowed)
     if res.ok:
         print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
               file=out)
@@ -502,7 +503,8 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
             shown = ", ".join(t.moves[:40]) + (f", ... ({len(t.moves) - 40} more)" if len(t.moves) > 40 else "")
             print("  moves: " + (shown if t.moves else "(none: it fails during setup)"), file=out)
             print(f"  transcript: {saved}", file=out)
-            print(f"  replay it:  rulesdsl replay {target} {saved}", file=out)
+            also = "".join(f" --allow-path {d}" for d in allowed)  # (the replay reads what the test read)
+            print(f"  replay it:  rulesdsl replay {target} {saved}{also}", file=out)
     return EXIT_ERROR if failed else EXIT_OK
 
 
@@ -534,7 +536,7 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
     print(f"Replaying {args.file}: {t.players} players, parameters {t.params}, seed {t.seed}, "
           f"{len(t.moves)} moves.", file=out)
     try:
-        for k, (st, move) in enumerate(replay(t, args.file, _limits(args)), 1):
+        for k, (st, move) in enumerate(replay(t, args.file, _limits(args), _allowed(args)), 1):
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
@@ -564,7 +566,9 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
     files = [args.base, *args.variants]
     params = _parse_sets(args.set)
     limits = _limits(args)
-    games = [load(f, players=args.players, limits=limits, **params) for f in files]  # every file checks first
+    allowed = _allowed(args)
+    # every file checks first
+    games = [load(f, players=args.players, limits=limits, allow_paths=allowed, **params) for f in files]
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -573,7 +577,7 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
     seed = args.seed if args.seed is not None else 0
     try:
         stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers, backend,
-                               games)
+                               games, limits=limits, allow_paths=allowed)
     except SimulationError as e:
         print(f"error: {e}", file=err)
         return EXIT_ERROR
@@ -652,8 +656,8 @@ def cmd_explain(args, out: TextIO, err: TextIO) -> int:
     from . import ast
     from .loader import resolve, source_of
 
-    load(args.file)  # only a valid game is explained
-    r = resolve(args.file)
+    load(args.file, allow_paths=_allowed(args))  # only a valid game is explained
+    r = resolve(args.file, _allowed(args))
     if args.diff:
         if r.base is None:
             raise UsageError(f"{args.file} extends no other file: there is no base to differ from")
@@ -695,7 +699,7 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     seed = args.seed if args.seed is not None else 0
     try:
         game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
-                                          workers, args.max_moves, backend, _limits(args))
+                                          workers, args.max_moves, backend, _limits(args), _allowed(args))
     except ValueError as e:  # more bots than seats
         raise UsageError(str(e)) from None
     except SimulationError as e:
@@ -766,6 +770,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--allow-path", action="append", metavar="DIR",
                         help="a folder imports may also read from (repeatable; default: the file's project "
                              "and the preludes)")
+
     def limit_option(sp):
         sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
                         help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
@@ -807,6 +812,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
     t.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="fix a parameter (default: generated within its range); repeatable")
+    allow_path(t)
     limit_option(t)
     t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
     t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
@@ -820,6 +826,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("base", metavar="BASE")
     c.add_argument("variants", nargs="+", metavar="VARIANT")
     common(c)
+    allow_path(c)
     limit_option(c)
     c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
@@ -833,6 +840,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95%% intervals")
     a.add_argument("file", metavar="FILE")
     common(a)
+    allow_path(a)
     limit_option(a)
     a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
@@ -845,10 +853,12 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="print the game as it will run, after extends and overrides")
     e.add_argument("file", metavar="FILE")
     e.add_argument("--diff", action="store_true", help="only what the file changes in its base")
+    allow_path(e)
 
     r = sub.add_parser("replay", help="play a transcript back, step by step")
     r.add_argument("file", metavar="FILE")
     r.add_argument("transcript", metavar="TRANSCRIPT")
+    allow_path(r)
     limit_option(r)
     r.add_argument("--seat", type=int, metavar="K", help="show this seat's view (default: whoever moves)")
     r.add_argument("--reveal", action="store_true", help="show every card (the full state)")

@@ -5,7 +5,8 @@ win rates, Wilson intervals for the rates themselves)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import attrs
 
@@ -116,12 +117,17 @@ def compare_stats(stats: list[Stats]) -> list[Metric]:
 
 def run_comparison(paths: list[str], games: int, players: int | None, params: dict, seed: int,
                    bots: list[str], max_moves: int, workers: int = 1, backend: str = "process",
-                   loaded: list[Game] | None = None) -> list[Stats]:
+                   loaded: list[Game] | None = None, *, limits: dict | None = None,
+                   allow_paths: Sequence[str | Path] = ()) -> list[Stats]:
     """Every file plays the same seeds. With workers > 1 the games of all files are spread over
     the workers in chunks of seeds (rulesdsl.parallel); the results are those of one process.
-    `loaded`: the games, if the caller has loaded them already."""
+    `loaded`: the games, if the caller has loaded them already. `limits` and `allow_paths` are
+    `rulesdsl.load`'s, for the files loaded here."""
+    def loading(path: str, n: int | None) -> Game:
+        return load(path, players=n, limits=limits, allow_paths=allow_paths, **params)
+
     if players is None:
-        players = (loaded[0] if loaded else load(paths[0], **params)).players
+        players = (loaded[0] if loaded else loading(paths[0], None)).players
     if loaded is None or any(g.players != players for g in loaded):
-        loaded = [load(p, players=players, **params) for p in paths]
+        loaded = [loading(p, players) for p in paths]
     return simulate_many(loaded, games, seed, bots, max_moves, None, workers, backend)

@@ -76,6 +76,10 @@ class RulesError(Exception):
         self.sources = dict(sources or {})
         super().__init__(self.format())
 
+    def __reduce__(self):
+        # (A worker process's error comes back pickled; the default would call __init__ with the text.)
+        return type(self), (self.diagnostics, self.sources)
+
     def format(self) -> str:
         lines = {f: source_lines(self.sources[f]) for f in {d.span.file for d in self.diagnostics if d.span}
                  if f in self.sources}  # split once: a file with many errors is not split once per error

@@ -31,7 +31,9 @@ class BackendError(Exception):
 
 @attrs.frozen
 class GameSpec:
-    """What a worker needs to load the same game: the file, the players, the names, the parameters."""
+    """What a worker needs to load the same game: the file, the players, the names, the parameters,
+    the limits, and the folders its imports may read (`--allow-path`; else a worker refuses what
+    the parent read)."""
 
     path: str
     players: int
@@ -39,6 +41,7 @@ class GameSpec:
     params: tuple[tuple[str, Any], ...]
     sources: str  # a digest of the rules texts: two games from texts (no file) are told apart
     limits: tuple[tuple[str, int], ...] = ()
+    allow_paths: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, game: Game) -> GameSpec:
@@ -46,7 +49,7 @@ class GameSpec:
         where = str(path.resolve()) if path.is_file() else str(game.path)  # workers may start elsewhere
         digest = hashlib.sha1("\0".join(f"{k}\0{v}" for k, v in sorted(game.sources.items())).encode()).hexdigest()
         return cls(where, game.players, tuple(game.names), tuple(sorted(game.params.items())), digest,
-                   tuple(sorted(game.limits.items())))
+                   tuple(sorted(game.limits.items())), tuple(game.allow_paths))
 
     def load(self) -> Game:
         """The game, loaded once per process (or inherited from the parent by a forked worker)."""
@@ -58,7 +61,7 @@ class GameSpec:
                 raise BackendError(f"a worker cannot load '{self.path}': only a game loaded from a file runs "
                                    "in parallel")
             game = _LOADED[self] = load(self.path, self.players, list(self.names), dict(self.limits),
-                                        **dict(self.params))
+                                        allow_paths=self.allow_paths, **dict(self.params))
         return game
 
 

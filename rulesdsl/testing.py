@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -202,34 +202,37 @@ def invariant_problems(st: State) -> Failure | None:
 
 
 @lru_cache(maxsize=64)
-def _load_with(path: str, players: int, params: tuple, limits: tuple) -> Game:
-    return load(path, players=players, limits=dict(limits), **dict(params))
+def _load_with(path: str, players: int, params: tuple, limits: tuple, allow_paths: tuple = ()) -> Game:
+    return load(path, players=players, limits=dict(limits), allow_paths=allow_paths, **dict(params))
 
 
-def _load(path: str, players: int, params: tuple) -> Game:
-    return _load_with(path, players, params, ())
+def _load(path: str, players: int, params: tuple, allow_paths: tuple = ()) -> Game:
+    return _load_with(path, players, params, (), allow_paths)
 
 
-def scenario_settings(path: str | Path) -> list[ScenarioRt]:
+def scenario_settings(path: str | Path, allow_paths: Sequence[str | Path] = ()) -> list[ScenarioRt]:
     """The scenarios of a file (as compiled for its default setting: names, spans, settings)."""
-    return list(load(path).scenarios)
+    return list(load(path, allow_paths=allow_paths).scenarios)
 
 
-def run_scenarios(path: str | Path, only: str | None = None) -> list[ScenarioResult]:
-    base = load(path)
+def run_scenarios(path: str | Path, only: str | None = None,
+                  allow_paths: Sequence[str | Path] = ()) -> list[ScenarioResult]:
+    """Every scenario of a file (or the one named `only`). `allow_paths`: more folders its imports
+    may read, as for `rulesdsl.load`."""
+    base = load(path, allow_paths=allow_paths)
     results = []
     for i, sc in enumerate(base.scenarios):
         if only is not None and sc.name != only:
             continue
-        results.append(run_scenario(path, i))
+        results.append(run_scenario(path, i, allow_paths))
     return results
 
 
-def run_scenario(path: str | Path, index: int) -> ScenarioResult:
+def run_scenario(path: str | Path, index: int, allow_paths: Sequence[str | Path] = ()) -> ScenarioResult:
     """Play scenario number `index` of a file and check what it expects."""
-    base = load(path)
+    base = load(path, allow_paths=allow_paths)
     sc0 = base.scenarios[index]
-    game = _load(str(path), sc0.players, tuple(sorted(sc0.params.items())))
+    game = _load(str(path), sc0.players, tuple(sorted(sc0.params.items())), base.allow_paths)
     sc = game.scenarios[index]
     result = ScenarioResult(sc.name, sc.span)
     try:
@@ -317,17 +320,19 @@ def _param_strategies(game: Game):
 def check_properties(path: str | Path, games: int | None = None, seed: int | None = None, profile: str = "ci",
                      max_moves: int = DEFAULT_MAX_MOVES, progress: Callable[[int], None] | None = None,
                      shrink_seconds: float = 30.0, players: int | None = None,
-                     params: dict | None = None, limits: dict | None = None) -> PropertyResult:
+                     params: dict | None = None, limits: dict | None = None,
+                     allow_paths: Sequence[str | Path] = ()) -> PropertyResult:
     """Have hypothesis generate games (players, parameters, seed, every choice) and check, after
     every move, the game's invariants and the engine's promises; at the end of a game, that it
-    replays exactly from its seed and moves. A failure is shrunk to a short game."""
+    replays exactly from its seed and moves. A failure is shrunk to a short game. `allow_paths`:
+    more folders the file's imports may read, as for `rulesdsl.load`."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
     from hypothesis import seed as hseed
     from hypothesis import strategies as hs
 
     path = str(path)
     fixed = dict(params or {})
-    base = load(path, players=players, limits=limits, **fixed)  # checks the fixed setting too
+    base = load(path, players=players, limits=limits, allow_paths=allow_paths, **fixed)  # checks the fixed setting
     fixed = {k: base.params[k] for k in fixed}  # as the game's types ("2" -> 2)
     examples = games if games is not None else PROFILES.get(profile, PROFILES["ci"])
     params_st = {k: s for k, s in _param_strategies(base).items() if k not in fixed}
@@ -337,7 +342,7 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
 
     def _load(path: str, players: int, params: tuple) -> Game:
         # (The generated games' function keeps its source, which seeds hypothesis's examples.)
-        return _load_with(path, players, params, limited)
+        return _load_with(path, players, params, limited, base.allow_paths)
 
     @settings(max_examples=examples, deadline=None, database=None, verbosity=Verbosity.quiet,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
@@ -458,11 +463,12 @@ def _check_copies(st: State, transcript: Transcript, rng: random.Random) -> None
 # ---------------------------------------------------------------- replay
 
 
-def replay(transcript: Transcript, path: str | Path | None = None,
-           limits: dict | None = None) -> Iterator[tuple[State, str | None]]:
+def replay(transcript: Transcript, path: str | Path | None = None, limits: dict | None = None,
+           allow_paths: Sequence[str | Path] = ()) -> Iterator[tuple[State, str | None]]:
     """Play a transcript back: yields the state before each move with the move, then the final
     state with None. Raises Failure if a move is not legal or a check fails (as it did)."""
-    game = load(path or transcript.file, players=transcript.players, limits=limits, **transcript.params)
+    game = load(path or transcript.file, players=transcript.players, limits=limits, allow_paths=allow_paths,
+                **transcript.params)
     st = game.new_game(transcript.seed, log=False)
     problem = invariant_problems(st)
     if problem is not None:

@@ -8,15 +8,19 @@ inside its project, the library of preludes and the folders allowed by
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 import rulesdsl
-from rulesdsl import loader
+from rulesdsl import loader, parallel
 from rulesdsl.cli import main
+from rulesdsl.simulate import play_chunk
+from rulesdsl.testing import Transcript
 from tests.conftest import GAMES
 
 MINI = 'game "G"\nplayers 2\naction a { end turn }\ngame ends when yes\nwinners are players\n'
@@ -236,3 +240,121 @@ def test_a_refused_import_in_an_imported_file_quotes_the_importing_line(tmp_path
     text = e.value.format()
     assert text.startswith(f"{tmp_path / 'mid.rules'}:2:1: error: cannot import '/etc/passwd'")
     assert '  import "/etc/passwd"' in text
+
+
+# ---------------------------------------------------------------- --allow-path on every command
+
+SHARED_DECK = "card n(v)\ncards in deck { 6 n(1) }\nzone deck: stack, hidden\nzone pile: stack, public\n"
+DRAW = ('import "../shared/deck.rules"\ngame "Draw"\nplayers 2\naction take { draw 1 from deck to pile }\n'
+        'game ends when empty(deck)\nwinners are players\nscenario "six cards" {\n    expect count(deck) == 6\n}\n')
+REFUSED = "1:1: error: cannot import '../shared/deck.rules': it is outside the folders rules may be read from"
+
+
+def split_project(tmp_path: Path) -> tuple[Path, Path]:
+    """A game in a project (a folder with pyproject.toml) whose deck is imported from a folder
+    beside the project, and a variant of it; the game's path and that folder."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "deck.rules").write_text(SHARED_DECK, encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    game = project / "draw.rules"
+    game.write_text(DRAW, encoding="utf-8")
+    # (Another default number of players: `compare` loads it again for the base's, with the folders.)
+    (project / "house.rules").write_text('extends "draw.rules"\ngame "House draw"\nplayers 2..3 default 3\n',
+                                         encoding="utf-8")
+    return game, shared
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdin=io.StringIO(""), stdout=out, stderr=err)
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def transcript_of(game: Path, shared: Path, at: Path) -> Path:
+    """A transcript of one whole game of the split project's game, saved at `at`."""
+    st = rulesdsl.load(game, allow_paths=[shared]).new_game(0)
+    moves = []
+    while not st.is_over:
+        moves.append(st.move_texts()[0])
+        st.apply(moves[-1])
+    return Transcript(str(game), 2, {}, 0, moves).save(at)
+
+
+COMMANDS = {  # each command on the split project's game: (arguments, what its success prints)
+    "check": (["check", "{game}"], "ok: Draw"),
+    "play": (["play", "{game}", "--seed", "3"], "You share the win!"),
+    "simulate": (["simulate", "{game}", "--games", "3", "--workers", "1", "--json"], '"games": 3'),
+    "test": (["test", "{game}", "--games", "3", "--save-dir", "{tmp}/failures"], "scenarios: 1 passed"),
+    "replay": (["replay", "{game}", "{tmp}/t.json", "--quiet"], "replays to its end with no failure"),
+    "compare": (["compare", "{game}", "{house}", "--games", "3", "--workers", "1", "--json"],
+                '"names": ["Draw", "House draw"]'),
+    "arena": (["arena", "{game}", "--bots", "random", "--games", "2", "--workers", "1", "--json"], '"games": 2'),
+    "explain": (["explain", "{house}"], "# ---- from"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_reads_outside_the_project_only_with_allow_path(tmp_path, command):
+    game, shared = split_project(tmp_path)
+    transcript_of(game, shared, tmp_path / "t.json")
+    argv, success = COMMANDS[command]
+    argv = [a.format(game=game, house=game.with_name("house.rules"), tmp=tmp_path) for a in argv]
+    code, out, err = run_cli(*argv)
+    assert code == 1 and f"{game}:{REFUSED}" in err and "--allow-path DIR" in err
+    code, out, err = run_cli(*argv, "--allow-path", shared)
+    assert code == 0, err
+    assert success in out and "outside" not in err
+
+
+class _Forgetful(dict):
+    """A cache of loaded games that keeps nothing: forked workers then load the game themselves,
+    as spawned workers and Ray's do."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "8"], ["arena", "--bots", "random", "--games", "8"]])
+def test_parallel_workers_load_the_game_with_the_allowed_folders(tmp_path, monkeypatch, command):
+    game, shared = split_project(tmp_path)
+    monkeypatch.setattr(parallel, "_LOADED", _Forgetful())
+    monkeypatch.chdir(shared)  # (a relative --allow-path: the workers get it made absolute)
+    code, out, err = run_cli(command[0], game, *command[1:], "--workers", "2", "--json", "--allow-path", ".")
+    assert code == 0, err
+    many = json.loads(out)
+    code, out, _ = run_cli(command[0], game, *command[1:], "--workers", "1", "--json", "--allow-path", ".")
+    one = json.loads(out)
+    for d in (many, one):
+        d.pop("seconds")
+        d.pop("moves_per_s", None)
+    assert code == 0 and many == one
+    spec = parallel.GameSpec.of(rulesdsl.load(game, allow_paths=["."]))
+    assert spec.allow_paths == (str(shared.resolve()),)
+
+
+def test_a_worker_that_cannot_load_the_game_reports_its_located_error(tmp_path, monkeypatch):
+    # (A worker without the allowed folder is refused as the top file would be; the error comes
+    # back from the worker's process whole.)
+    game, shared = split_project(tmp_path)
+    spec = attrs.evolve(parallel.GameSpec.of(rulesdsl.load(game, allow_paths=[shared])), allow_paths=())
+    monkeypatch.setattr(parallel, "_LOADED", _Forgetful())
+    with pytest.raises(rulesdsl.RulesError) as e:
+        parallel.run(play_chunk, [(spec, [0], ["random"], 100)] * 2, workers=2)
+    (d,) = e.value.diagnostics
+    assert (d.span.file, d.span.line) == (str(game.resolve()), 1) and "outside" in d.message
+
+
+def test_a_failing_test_tells_a_replay_command_with_its_allowed_folders(tmp_path):
+    game, shared = split_project(tmp_path)
+    with game.open("a", encoding="utf-8") as f:
+        f.write("invariant small_pile: count(pile) < 3\n")
+    code, out, _ = run_cli("test", game, "--games", "5", "--save-dir", tmp_path / "failures", "--allow-path", shared)
+    assert code == 1 and "invariant 'small_pile' does not hold" in out
+    command = next(line for line in out.splitlines() if "replay it:" in line).split("rulesdsl ", 1)[1]
+    assert command.endswith(f" --allow-path {shared}")
+    code, out, _ = run_cli(*command.split())
+    assert code == 1 and "The failure is reproduced: " in out and "small_pile" in out

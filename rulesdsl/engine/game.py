@@ -130,6 +130,9 @@ class Game:
         self.param_ranges: dict[str, tuple] = {}
         # The limits of a run (limits.py): steps, call depth, grid places, list sizes, digits.
         self.limits: dict[str, int] = limits_of()
+        # The folders its imports were allowed to read besides its project and the preludes
+        # (`allow_paths` of rulesdsl.load, resolved): a worker that loads it again needs them too.
+        self.allow_paths: tuple[str, ...] = ()
         self.all_mask = 0
         # cards
         self.ncards = 0
