@@ -94,9 +94,14 @@ class RulesRuntimeError(Exception):
     """A rule that went wrong while a game was played (a loop with no decision, an undefined value)."""
 
     def __init__(self, message: str, span: Span | None = None):
+        self.message = message
         self.span = span
         where = f"{span}: " if span and span.line > 0 else ""
         super().__init__(f"{where}runtime error: {message}")
+
+    def __reduce__(self):
+        # (As RulesError's: pickled with its text, it would come back saying "runtime error" twice.)
+        return type(self), (self.message, self.span)
 
 
 class IllegalMove(ValueError):

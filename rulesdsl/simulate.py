@@ -38,16 +38,8 @@ class SimulationError(Exception):
         return f"game with seed {self.seed} failed after {len(self.moves)} moves: {self.error}"
 
     def __reduce__(self):
-        # From a worker process: the error keeps its text and span (its own pickling rebuilds it
-        # from the formatted text, which would be formatted again).
-        return _rebuild_error, (self.seed, self.moves, str(self.error), self.error.span)
-
-
-def _rebuild_error(seed: int, moves: list[int], text: str, span) -> SimulationError:
-    error = RulesRuntimeError.__new__(RulesRuntimeError)
-    error.args = (text,)
-    error.span = span
-    return SimulationError(seed, moves, error)
+        # From a worker process (an exception's own pickling would call __init__ with its text).
+        return SimulationError, (self.seed, self.moves, self.error)
 
 
 @attrs.define

@@ -145,3 +145,17 @@ def test_progress_counts_every_game_once_with_workers():
     seen: list[int] = []
     simulate(game, 17, seed=0, progress=seen.append, workers=2)
     assert seen == sorted(seen) and seen[-1] == 17
+
+
+def test_errors_come_back_from_a_worker_as_they_left():
+    """A worker's errors are pickled on their way back: each keeps its text and location."""
+    import pickle
+
+    from rulesdsl.ast import Span
+    from rulesdsl.errors import Diagnostic, RulesError, RulesRuntimeError
+
+    span = Span("f.rules", 3, 4, 3, 9)
+    runtime = pickle.loads(pickle.dumps(RulesRuntimeError("boom", span)))
+    assert str(runtime) == "f.rules:3:4: runtime error: boom" and runtime.span == span
+    rules = RulesError([Diagnostic(span, "bad")], {"f.rules": "a\nb\nccc dddddd\n"})
+    assert str(pickle.loads(pickle.dumps(rules))) == str(rules)
