@@ -16,7 +16,7 @@ import attrs
 
 from . import ast
 from .checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
-from .codegen import NoSource, SourceCompiler, _grid_places, env_list, leaf_lines, leaf_run, unguard
+from .codegen import NoSource, SourceCompiler, _grid_places, block_function, env_list, leaf_lines, leaf_run, unguard
 from .counts import counted_zones
 from .domains import DomainWriter, Plan, fuse
 from .engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep, distinct_plain
@@ -43,6 +43,7 @@ from .engine.state import (
     run_leaf,
 )
 from .errors import Diagnostic, RulesError, RulesRuntimeError
+from .straight import straight_playout
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
 MAX_RANGE = 10_000
@@ -111,6 +112,7 @@ class Compiler:
         self.p = prog
         self.g = Game()
         self.g.limits = limits_of(limits)
+        self.g.write_block, self.g.write_straight = block_function, straight_playout
         n = prog.players
         self.n = n
         self.g.names = list(names) if names else _seat_names(n)

@@ -196,6 +196,11 @@ class Game:
         # if the rules cannot run that way. `make_straight` gives what the writer needs.
         self.straight: Callable | bool | None = None
         self.make_straight: Callable | None = None
+        # The compiler's two writers of Python source, handed over so that the engine imports no
+        # compiler: (game, code id, pc) -> (block function, end, lines), see codegen.block_function;
+        # (game, unlimited) -> the straight playout function or None, see straight.straight_playout.
+        self.write_block: Callable | None = None
+        self.write_straight: Callable[[Game, bool], Callable | None] = lambda game, unlimited: None
         self.block_lines: dict[object, tuple[int, list[int]]] = {}
         self.start: tuple[list[list[int]], list[int], list[int], list[int]] = ([], [], [], [])
         # Hands whose cards a straight run counts by face (counts.py): the zone specs, whether each
@@ -282,13 +287,11 @@ class Game:
     # ------------------------------------------------------------ generated code
     def block(self, code_id: int, pc: int) -> Callable:
         """The function running code `code_id` from `pc`, generated the first time it is needed."""
-        from ..codegen import block_function
-
         code = self.codes[code_id]
         if len(code.blocks) < len(code.ops):
             code.blocks.extend([None] * (len(code.ops) - len(code.blocks)))
             code.ends.extend([0] * (len(code.ops) - len(code.ends)))
-        fn, end, lines = block_function(self, code_id, pc)
+        fn, end, lines = self.write_block(self, code_id, pc)
         self.block_lines[fn.__code__] = (code_id, lines)
         code.blocks[pc] = fn
         code.ends[pc] = end

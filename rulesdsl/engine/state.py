@@ -218,7 +218,8 @@ class State:
             # A limit far ahead (a cap that keeps a game from running for ever) lets the rules run
             # straight: a straight run that meets it stops, and the machine plays the game again to
             # it. A near one is the machine's from the start.
-            straight = _straight_of(self.game, stop < 0) if stop < 0 or limit >= _STRAIGHT_FROM else None
+            g = self.game
+            straight = g.write_straight(g, stop < 0) if stop < 0 or limit >= _STRAIGHT_FROM else None
             try:
                 if straight is None:
                     self.stop = stop
@@ -948,15 +949,6 @@ def random_draw(pick: Callable) -> Callable[[int], int] | None:
 
 _DRAWS_AS_RANDRANGE: bool | None = None
 
-
-def _straight_of(game: Game, unlimited: bool) -> Callable | None:
-    """straight.straight_playout (made the first time, then kept by the game), imported once: an
-    import in a function runs the import machinery at every call (about 1% of a short playout)."""
-    global _straight_of
-    from ..straight import straight_playout
-
-    _straight_of = straight_playout
-    return straight_playout(game, unlimited)
 
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError, OverflowError)
 
