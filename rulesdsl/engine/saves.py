@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .state import CONTROL, JSON_FORMAT, State
+from .state import CONTROL, JSON_FORMAT, State, cardlist_cells
 
 if TYPE_CHECKING:
     from .game import Game
@@ -357,11 +357,9 @@ def load_state(game: Game, text: str | bytes) -> State:
 
 def _resolve_zone_refs(s: State) -> None:
     """Each {"zone": index} a cell holds becomes that zone's own list, as it was when saved."""
-    cells = [s.counters, s.vars, *(f[2] for f in s.stack)]
-    for held in cells:
-        for k, v in enumerate(held):
-            if type(v) is dict:
-                held[k] = s.zones[v["zone"]]
+    for held, k in cardlist_cells(s.game, s.counters, s.vars, s.stack):
+        if type(held[k]) is dict:
+            held[k] = s.zones[held[k]["zone"]]
 
 
 def _pending(s: State, pending_and_chooser: list, options: list) -> None:

@@ -331,11 +331,7 @@ class State:
     def _realias(self, zones: list[list]) -> None:
         """A list of cards kept in a variable or local may be one of the zones' own lists (`let
         z = me.hand` follows the hand): a copy's must be its own zones, not the original's."""
-        g = self.game
-        codes = g.codes
-        cells = [(held, k) for held, lists in ((self.vars, g.cardlist_vars), (self.counters, g.cardlist_counters))
-                 for k in lists]
-        cells += [(f[2], k) for f in self.stack for k in codes[f[0]].cardlist_slots]
+        cells = cardlist_cells(self.game, self.counters, self.vars, self.stack)
         if cells:
             where = {id(z): i for i, z in enumerate(zones)}
             mine = self.zones
@@ -488,20 +484,15 @@ class State:
 
     def _zone_refs(self) -> tuple[list, list, list]:
         """Copies of the counters, variables and stack with each cell that holds a zone's own list
-        (the cells that may hold a list of cards) written as {"zone": index}."""
-        g = self.game
+        written as {"zone": index}."""
+        counters, variables = self.counters[:], self.vars[:]
+        stack = [[f[0], f[1], f[2][:]] for f in self.stack]
         where = {id(z): i for i, z in enumerate(self.zones)}
-
-        def refs(cells: list, lists: tuple[int, ...]) -> list:
-            out = cells[:]
-            for k in lists:
-                i = where.get(id(out[k]))
-                if i is not None:
-                    out[k] = {"zone": i}
-            return out
-
-        return (refs(self.counters, g.cardlist_counters), refs(self.vars, g.cardlist_vars),
-                [[f[0], f[1], refs(f[2], g.codes[f[0]].cardlist_slots)] for f in self.stack])
+        for held, k in cardlist_cells(self.game, counters, variables, stack):
+            i = where.get(id(held[k]))
+            if i is not None:
+                held[k] = {"zone": i}
+        return counters, variables, stack
 
     @classmethod
     def from_json(cls, game: Game, text: str) -> State:
@@ -948,6 +939,14 @@ def random_draw(pick: Callable) -> Callable[[int], int] | None:
 
 
 _DRAWS_AS_RANDRANGE: bool | None = None
+
+
+def cardlist_cells(g: Game, counters: list, variables: list, stack: list) -> list[tuple[list, int]]:
+    """(list, index) of every cell of these counters, variables and frames that may hold a list of
+    cards (compiler.names_cards): the cells a copy, a save and a sampled world must treat as such."""
+    cells = [(counters, k) for k in g.cardlist_counters] + [(variables, k) for k in g.cardlist_vars]
+    cells += [(f[2], k) for f in stack for k in g.codes[f[0]].cardlist_slots]
+    return cells
 
 
 LOCATED = (RulesRuntimeError, TypeError, ValueError, IndexError, ZeroDivisionError, KeyError, OverflowError)
