@@ -1234,16 +1234,20 @@ class Compiler:
             return [self.p.defines[name].expr]
         return []
 
+    def _somewhere(self, e: ast.Expr, test: Callable[[ast.Expr], bool], seen: set) -> bool:
+        """Whether `test` holds for `e`, a part of it, or the body of a define it uses (each once)."""
+        return test(e) or any(self._somewhere(x, test, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
     def _grows(self, e: ast.Expr, seen: set) -> bool:
         """Arithmetic that may grow without bound once stored and read again: a product, a sum or
         difference of two values that are not constants (`c + c` doubles), a `sum`."""
-        if isinstance(e, ast.Binary) and (
-            e.op == "*" or (e.op in ("+", "-") and not _constant(e.left, self.p.refs)
-                            and not _constant(e.right, self.p.refs) and self.type(e) == INT)):
-            return True
-        if isinstance(e, ast.Call) and e.func == "sum" and self._reads_numbers(e, set()):
-            return True
-        return any(self._grows(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+        def here(x: ast.Expr) -> bool:
+            if isinstance(x, ast.Binary):
+                return x.op == "*" or (x.op in ("+", "-") and not _constant(x.left, self.p.refs)
+                                       and not _constant(x.right, self.p.refs) and self.type(x) == INT)
+            return isinstance(x, ast.Call) and x.func == "sum" and self._reads_numbers(x, set())
+
+        return self._somewhere(e, here, seen)
 
     def _may_be_none(self, e: ast.Expr, seen: set) -> bool:
         """Whether a number or yes/no expression may be none (an attribute of a card that may be
@@ -1272,18 +1276,20 @@ class Compiler:
     def _reads_numbers(self, e: ast.Expr, seen: set) -> bool:
         """Whether `e` reads a counter, a variable or a local (which a rule may have made large),
         not only cards' attributes and constants (a `sum` of those is as small as the deck)."""
-        numbers = self.type(e) in (INT, "list[int]")
-        if numbers and isinstance(e, ast.Name) and (self.p.refs.get(id(e)) or ("",))[0] in ("counter", "var", "local"):
-            return True
-        if numbers and isinstance(e, ast.Attr) and self.type(e.obj) in (PLAYER, "list[player]"):
-            return True  # a player's counter or variable (`p.score`, `players.score`)
-        return any(self._reads_numbers(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+        def here(x: ast.Expr) -> bool:
+            if self.type(x) not in (INT, "list[int]"):
+                return False
+            if isinstance(x, ast.Name):
+                return (self.p.refs.get(id(x)) or ("",))[0] in ("counter", "var", "local")
+            # a player's counter or variable (`p.score`, `players.score`)
+            return isinstance(x, ast.Attr) and self.type(x.obj) in (PLAYER, "list[player]")
+
+        return self._somewhere(e, here, seen)
 
     def _joins(self, e: ast.Expr, seen: set) -> bool:
         """Lists joined with `+` somewhere in `e` (the one way a list grows)."""
-        if isinstance(e, ast.Binary) and e.op == "+" and is_list(self.type(e.left)):
-            return True
-        return any(self._joins(x, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+        return self._somewhere(
+            e, lambda x: isinstance(x, ast.Binary) and x.op == "+" and is_list(self.type(x.left)), seen)
 
     def s_Assign(self, s: ast.Assign, b):
         op = self._assign_op(self.p.refs[id(s)], s.op, s.value, s.target)
