@@ -162,7 +162,7 @@ def measure_game(name: str, repeats: int, quick: bool) -> dict:
     r: dict = {"game": name, "games": n}
 
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
 
     rulesdsl.parse_files(path)  # the parser is built once per process; this measures a file's own cost
     r["parse_s"] = best(lambda: rulesdsl.parse_files(path), repeats)

@@ -41,7 +41,7 @@ def load(path: str | Path, players: int | None = None, names: list[str] | None =
     exist or is not a whole number of at least 1.
     """
     from .checker import check
-    from .compiler import compile_program
+    from .compile import compile_program
 
     files = parse_files(path, allow_paths)
     try:
@@ -65,7 +65,7 @@ def load_text(text: str, players: int | None = None, path: str = "<string>",
               limits: dict[str, int] | None = None, **params) -> Game:
     """Load rules given as text (tests, tools). Imports are not followed. `limits` as for `load`."""
     from .checker import check
-    from .compiler import compile_program
+    from .compile import compile_program
     from .parser import parse_text
 
     return compile_program(check([parse_text(text, path)], players, params), limits=limits)

@@ -1,4 +1,4 @@
-"""Decisions' options written as generated loops (rulesdsl/domains.py) give the very options the
+"""Decisions' options written as generated loops (rulesdsl/compile/domains.py) give the very options the
 closures give: the same values, merged the same way, in the same order."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import rulesdsl
 from rulesdsl.checker import check
-from rulesdsl.compiler import compile_program
+from rulesdsl.compile import compile_program
 
 # Every form the loops handle: a filter with a value worked out first (`top(...)`), pairs counted
 # in a table (and a loop over the hand that reads that table), a whole hand (identical cards merge

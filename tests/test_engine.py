@@ -400,7 +400,7 @@ def test_a_runtime_error_in_the_other_way_of_an_if_names_its_line(tmp_path):
 
 def _closures_only(path, players):
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
 
     return compile_program(check(rulesdsl.parse_files(path), players, {}), codegen=False)
 
@@ -468,7 +468,7 @@ NONE_PLAYER = (
 def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_closures(statement, message):
     # Generated statements test for none in place (no helper call), with the closures' words and line.
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
     text = NONE_PLAYER.replace("STATEMENT", statement)
@@ -707,7 +707,7 @@ def test_an_error_in_a_leaf_written_in_its_caller_is_located_in_the_leaf(inner, 
     # Short leaves are written inside their callers' blocks (two deep here); an error in them names
     # the leaf's line and words, as the framed code without shortcuts does.
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
     text = WRITTEN_IN_PLACE.replace("INNER", inner).replace("OUTER", outer).replace("SETUP", setup) \
@@ -731,7 +731,7 @@ def test_every_expression_of_every_game_compiles_to_python(path):
     # silently: two code generators meeting (a list written out, a copy's `[:]` cut off) once
     # produced such source for `first(players from duty where ...)`.
     from rulesdsl.checker import check
-    from rulesdsl.compiler import Compiler
+    from rulesdsl.compile import Compiler
 
     for players in (2, 4, 7):
         try:
@@ -791,7 +791,7 @@ def test_a_game_of_loops_over_items_plays_as_the_closures_do():
     # end (ranking ties, winners) as generated source: the same states as the closures, with and
     # without a log.
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
     fast, slow = (compile_program(check([parse_text(MIXED, "mixed.rules")], None, {}), codegen=codegen)
@@ -819,7 +819,7 @@ def test_leaves_and_tails_play_as_frames_and_trips_through_the_machine_do(name):
     # machine. Both must give the very same states. The two small games put `end game`, `end round`
     # and `end turn` (outside a turn too) in leaves called by leaves, and decisions and calls in tails.
     from rulesdsl.checker import check
-    from rulesdsl.compiler import compile_program
+    from rulesdsl.compile import compile_program
 
     path = ROOT / "tests" / "data" / name
     for players in (2, 3):

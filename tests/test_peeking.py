@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import rulesdsl
 from rulesdsl.bots import GreedyBot, ISMCTSBot
 from rulesdsl.checker import check
-from rulesdsl.compiler import compile_program
+from rulesdsl.compile import compile_program
 from rulesdsl.errors import RulesRuntimeError
 from rulesdsl.parser import parse_text
 
@@ -302,7 +302,7 @@ def test_no_bot_peeks_in_generated_games_that_keep_cards(made, seed):
 def test_every_type_says_whether_it_can_name_a_card():
     """The checker's types (and lists of them) each have a rule; a type without one stops the compiler."""
     from rulesdsl.checker import ANY, NONE, SCALARS, TYPE_NAMES, ZONE, list_of
-    from rulesdsl.compiler import A_CARD, CARDS, NO_CARD, names_cards
+    from rulesdsl.compile import A_CARD, CARDS, NO_CARD, names_cards
 
     for t in [*TYPE_NAMES.values(), *map(list_of, (*SCALARS, ANY)), NONE, ANY]:
         assert names_cards(t) in (NO_CARD, A_CARD, CARDS)

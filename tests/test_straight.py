@@ -1,4 +1,4 @@
-"""Straight playouts (rulesdsl/straight.py): the same games as the machine, and its failures."""
+"""Straight playouts (rulesdsl/compile/straight.py): the same games as the machine, and its failures."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.engine.state import State, random_draw
-from rulesdsl.straight import straight_playout
+from rulesdsl.compile.straight import straight_playout
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules"),
@@ -122,7 +122,7 @@ def test_a_games_end_tested_only_when_its_counters_change_ends_where_the_machine
 
 
 def test_a_playout_without_a_limit_runs_a_copy_without_the_limits_test():
-    from rulesdsl.straight import _LIMIT, StraightWriter
+    from rulesdsl.compile.straight import _LIMIT, StraightWriter
 
     g = rulesdsl.load(ROOT / "games" / "tempurra.rules")
     source = StraightWriter(g.make_straight()).write()
@@ -247,7 +247,7 @@ def test_a_playout_to_a_far_limit_runs_straight_and_stops_at_it(path, monkeypatc
 
 
 def test_rules_the_straight_writer_cannot_write_play_on_the_machine(monkeypatch):
-    from rulesdsl import straight
+    from rulesdsl.compile import straight
 
     def cannot(self, s, ind):
         raise straight.NoStraight("a statement of tomorrow")
@@ -329,7 +329,7 @@ COUNTED = "tests/data/counted.rules"
 
 
 def test_a_turn_counts_the_options_of_every_form_of_domain_it_can():
-    from rulesdsl.straight import StraightWriter
+    from rulesdsl.compile.straight import StraightWriter
 
     g = rulesdsl.load(ROOT / COUNTED)
     source = StraightWriter(g.make_straight()).write()

@@ -22,9 +22,9 @@ import ast as pyast
 import collections
 import re
 
-from . import ast
-from .codegen import env_list
-from .engine.state import _FAILED, PLAIN
+from .. import ast
+from ..engine.state import _FAILED, PLAIN
+from .source import env_list
 
 
 class Bail(Exception):

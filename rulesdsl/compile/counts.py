@@ -24,11 +24,12 @@ Anything else is listed, as before.
 
 from __future__ import annotations
 
-from . import ast
-from .checker import ZONE
-from .codegen import NoSource
+from .. import ast
+from ..checker import ZONE
+from ..engine.state import HAND, HIDDEN
 from .domains import conj
-from .engine.state import HAND, HIDDEN
+from .source import NoSource
+from .tree import _children
 
 _CMP = {">=", ">", "<=", "<", "==", "!="}
 _SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
@@ -74,7 +75,6 @@ def _countable_zone(c, e: ast.Expr) -> int | None:
 def _face_only(c, e: ast.Expr, slot: int) -> bool:
     """Does `e` read the item of `slot` only as `it is K` and `it.attr` (so all cards of a face
     give the same value)?"""
-    from .compiler import _children
 
     def item(x: ast.Expr) -> bool:
         return isinstance(x, ast.Name) and c.p.refs.get(id(x)) == ("local", slot)
@@ -159,7 +159,6 @@ def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
 
 
 def _reads(c, e: ast.Expr, slot: int) -> bool:
-    from .compiler import _children
 
     if isinstance(e, ast.Name):
         return c.p.refs.get(id(e)) == ("local", slot)
@@ -168,7 +167,6 @@ def _reads(c, e: ast.Expr, slot: int) -> bool:
 
 def _reads_any_local(c, e: ast.Expr, but: int) -> bool:
     """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    from .compiler import _children
 
     if isinstance(e, ast.Name):
         ref = c.p.refs.get(id(e))

@@ -16,10 +16,11 @@ from __future__ import annotations
 import ast as pyast
 import re
 
-from . import ast
-from .checker import CARD, ZONE
-from .codegen import NoSource
-from .engine.state import GRID, HAND
+from .. import ast
+from ..checker import CARD, ZONE
+from ..engine.game import distinct_plain
+from ..engine.state import GRID, HAND
+from .source import NoSource
 
 
 class Loop:
@@ -130,7 +131,6 @@ class DomainWriter:
         return self.plan(e, distinct, chooser, item).lines(target)
 
     def plan(self, e: ast.Expr, distinct, chooser: str, item: str) -> Plan:
-        from .engine.game import distinct_plain
 
         if not self.c.codegen:
             raise NoSource("closures only")

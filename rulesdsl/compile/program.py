@@ -1,0 +1,350 @@
+"""Checked program to runnable game: every expression becomes a Python closure, every block a
+list of ops with jumps, so play never walks the syntax tree.
+
+An op is `op(state, locals) -> None | int`: None goes on to the next op, an int >= 0 jumps,
+SUSPEND waits for a decision and HALT ends the game. The game's skeleton (setup, rounds, turns,
+end checks, ranking) is itself compiled into code 0, so `end round` is a jump like any other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from .. import ast
+from ..checker import Program
+from ..engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
+from ..engine.limits import limits_of
+from ..engine.state import (
+    State,
+)
+from ..errors import Diagnostic, RulesError
+from .blocks import block_function, env_list
+from .closures import Closures
+from .counts import CountWriter, counted_zones
+from .exprs import SourceCompiler
+from .runtime import (
+    Fn,
+    _located_part,
+    _no_locals,
+    too_deep,
+)
+from .skeleton import Skeleton
+from .statements import Statements
+from .straight import straight_playout
+from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
+from .tree import (
+    _leaves,
+    _never_decides,
+    _recursive,
+    _source,
+)
+
+
+class Compiler(Skeleton, Statements, Closures):
+    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True,
+                 limits: dict[str, int] | None = None):
+        self.p = prog
+        self.g = Game()
+        self.g.limits = limits_of(limits)
+        self.g.write_block, self.g.write_straight = block_function, straight_playout
+        n = prog.players
+        self.n = n
+        self.g.names = list(names) if names else _seat_names(n)
+        self.end_cells: list[tuple[str, list[int]]] = []
+        self.turn_cell = [0, 0]
+        self.choose_decisions: dict[int, Decision] = {}
+        self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
+        self.unit = ""
+        self.leaf = False  # compiling a leaf code (see Code.leaf)
+        self.turn_option_lines: list[str] = []  # the generated turn-options function, by line
+        # For the straight writer (straight.py): each statement's code and the range of its ops, the
+        # compiled tests and arguments of statements it writes itself, and the hooks' codes.
+        self.stmt_ops: dict[int, tuple[Code, int, int]] = {}
+        self.parts: dict[int, Fn] = {}
+        self.hook_codes: dict[str, int] = {}
+        self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
+        self.hoist: dict[int, tuple[list, int]] = {}
+        self.codegen = codegen
+        self.shortcuts = shortcuts  # leaves and tails (see compile_program)
+        self.source = SourceCompiler(self)
+
+    def count_writer(self) -> CountWriter:
+        """The writer of code that reads hands by face (counts.py), made once the cards are known."""
+        return CountWriter(self)
+
+    # ------------------------------------------------------------ entry
+    def build(self) -> Game:
+        p, g = self.p, self.g
+        g.name = p.name
+        g.sources = p.files
+        g.path = next(iter(p.files), "")
+        g.players = self.n
+        g.min_players, g.max_players = p.min_players, p.max_players
+        g.params = {k: v.value for k, v in p.params.items()}
+        g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
+        g.all_mask = (1 << self.n) - 1
+        self._cards()
+        self._zones()
+        g.prepare()
+        if self.codegen and self.shortcuts:  # (read by straight runs alone)
+            g.count_hands(counted_zones(self))
+        self._vars()
+        # Which cells of the state's variables and counters may hold a card or a list of cards:
+        # determinization re-points every one of them (State._rename).
+        g.card_vars, g.cardlist_vars = _card_cells(p.vars, g.var_layout, self.n)
+        g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
+        for name, info in p.defines.items():
+            if not info.params:
+                g.defines[name] = _no_locals(self._define_fn(name))
+        g.statistics = [(info.name, _located_part(self.cond_fn(info), info.expr.span, True), info.type)
+                        for info in p.statistics]
+        g.shows = [(name, _located_part(_no_locals(self._show_fn(name)),
+                                        p.defines[name].expr.span if name in p.defines else None),
+                    self._show_type(name))
+                   for name in p.shows]
+        g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
+        main = Code("game", 0)
+        main.index = 0
+        g.codes.append(main)
+        self.codes_by_name: dict[str, int] = {}
+        self.proc_codes: dict[str, int] = {}
+        self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
+        self.recursive_procs = _recursive(p.procedures)
+        g.tails = self.shortcuts
+        for name in p.procedures:
+            self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
+        self.recursive_codes = frozenset(self.proc_codes[name] for name in self.recursive_procs)
+        depth, recursive = g.limits["depth"], self.recursive_codes
+
+        def depth_check(st: State) -> None:
+            """Before a recursive procedure's call: its frame would be one too many."""
+            if sum(1 for f in st.stack if f[0] in recursive) >= depth:
+                too_deep(depth)
+
+        self.depth_check = depth_check
+        for name, info in p.procedures.items():
+            self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
+        hook_codes = self.hook_codes
+        for when, info in p.hooks.items():
+            hook_codes[when] = self._new_code(when, info)
+        for when, info in p.hooks.items():
+            self._compile_body(hook_codes[when], info.body, when, self._is_leaf(info.body))
+        for info in p.actions:
+            ci = self._new_code(f"action {info.name}", info)
+            # The leading choose is the turn's decision: the rest decides whether it is a leaf.
+            first = info.body[0] if info.body else None
+            rest = info.body[1:] if isinstance(first, ast.Choose) and first.by is None and not first.optional \
+                else info.body
+            self._compile_body(ci, info.body, "action", self._is_leaf(rest))
+            cond = self.expr(info.cond) if info.cond is not None else None
+            lead = None
+            first = info.body[0] if info.body else None
+            if isinstance(first, ast.Choose) and first.by is None and not first.optional:
+                lead = self.choose_decisions[id(first)]
+            g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
+                                      first.label if lead is not None else None))
+        g.turn_options_fn = self._turn_options_fn()
+        self._main(main, hook_codes)
+        g.invariants = [(info.name, self.cond_fn(info), info.span, _source(p.files, info.expr.span))
+                        for info in p.invariants]
+        g.scenarios = [self._scenario(sc) for sc in p.scenarios]
+        g.fingerprint = _fingerprint(p, g)
+        g.namespace = self.source.names
+        if self.codegen and self.shortcuts:  # (the others are the slow ways, kept to test against)
+            g.make_straight = lambda: self
+        g.const = self.source.const
+        for code in g.codes:
+            code.blocks = [None] * len(code.ops)
+            code.ends = [0] * len(code.ops)
+        g.decision_slot = [d.slot for d in g.decisions]
+        g.holds_cardlists = bool(g.cardlist_vars or g.cardlist_counters or any(c.cardlist_slots for c in g.codes))
+        g.code_blocks = [code.blocks for code in g.codes]
+        g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
+        return g
+
+    def _scenario(self, sc) -> ScenarioRt:
+        steps = []
+        for step, info in sc.steps:
+            kind = step.kind
+            if kind in ("put", "put_top"):
+                data = self._zone_no_locals(step.expr)
+            elif kind == "turn":
+                data = self.cond_fn(info)
+            elif kind == "set":
+                data = _no_locals(self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target))
+            elif kind == "expect":
+                data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
+            else:
+                data = None
+            steps.append(ScenarioStep(kind, step.texts, data, step.span,
+                                      _source(self.p.files, step.expr.span) if step.expr is not None else ""))
+        return ScenarioRt(sc.name, sc.span, sc.players, sc.seed, dict(sc.params), steps)
+
+    def _zone_no_locals(self, e: ast.Expr) -> Callable[[State], int]:
+        f = self.zone(e)
+        return lambda st: f(st, [])
+
+    def _explain(self, e: ast.Expr, nlocals: int) -> Callable[[State], str]:
+        """For a failed `expect`: the values of the two sides of a comparison, in words."""
+        if not (isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "in")):
+            return lambda st: ""
+        sides = []
+        for side in (e.left, e.right):
+            if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+                continue
+            fmt = self.formatter(self.expr(side), self.type(side))
+            sides.append((_source(self.p.files, side.span), fmt))
+
+        def explain(st):
+            env = [None] * max(nlocals, 1)
+            return "; ".join(f"{src} is {fmt(st, env)}" for src, fmt in sides)
+
+        return explain
+
+    def _is_leaf(self, body: tuple[ast.Stmt, ...]) -> bool:
+        """No `choose` in the body, and it calls leaf procedures only."""
+        return self.shortcuts and _never_decides(body, self.leaf_procs)
+
+    def _new_code(self, name: str, info) -> int:
+        code = Code(name, info.nlocals)
+        code.index = len(self.g.codes)
+        # Which locals may hold a card or a list of cards (a zone's is the zone's own list): a
+        # pending frame's locals are part of the state, and determinization re-points them too.
+        # Every local has a type (checker.py), and `names_cards` says what each type may hold.
+        code.card_slots = tuple(sorted(s for s, t in info.slot_types.items() if names_cards(t) == A_CARD))
+        code.cardlist_slots = tuple(sorted(s for s, t in info.slot_types.items() if names_cards(t) == CARDS))
+        code.slot_types = dict(info.slot_types)  # (what a loaded save's locals must hold: engine/saves.py)
+        self.g.codes.append(code)
+        return len(self.g.codes) - 1
+
+    # ------------------------------------------------------------ tables
+    def _cards(self) -> None:
+        p, g = self.p, self.g
+        faces: dict[tuple, int] = {}
+        kinds, face_ids, texts = [], [], []
+        g.kind_names = [k.name for k in p.kinds]
+        g.attrs = {a: [] for a in p.attr_types}
+        by_zone: dict[int, list[int]] = {}
+        for i, c in enumerate(p.cards):
+            k = p.kinds[c.kind]
+            key = (c.kind, tuple(c.values.get(a) for a in k.attrs))
+            if key not in faces:
+                faces[key] = len(g.face_text)
+                g.face_text.append(self._face_text(k, c.values))
+            kinds.append(c.kind)
+            face_ids.append(faces[key])
+            texts.append(g.face_text[faces[key]])
+            for a in g.attrs:
+                g.attrs[a].append(c.values.get(a))
+            by_zone.setdefault(c.zone, []).append(i)
+        g.ncards = len(p.cards)
+        g.card_kind, g.card_face, g.card_text = tuple(kinds), tuple(face_ids), tuple(texts)
+        g.attrs = {a: tuple(v) for a, v in g.attrs.items()}
+        g.attrs["kind"] = tuple(p.kinds[k].name for k in kinds)
+        self._start_zones = by_zone
+
+    def _face_text(self, k, values: dict) -> str:
+        if k.shown is None:
+            return " ".join([k.name] + [str(_show_value(values[a])) for a in k.attrs])
+        out = []
+        for part in k.shown.parts:
+            if isinstance(part, str):
+                out.append(part)
+            else:
+                out.append(str(_show_value(k.name if part.id == "kind" else values.get(part.id))))
+        return "".join(out)
+
+    def _zones(self) -> None:
+        p, g, n = self.p, self.g, self.n
+        for z in p.zones:
+            g.zone_base.append(g.nzones)
+            g.zone_spec_names.append(z.name)
+            g.zone_spec_per_player.append(z.per_player)
+            owners = range(n) if z.per_player else [-1]
+            for owner in owners:
+                g.zone_names.append(f"{g.names[owner]}.{z.name}" if owner >= 0 else z.name)
+                g.zone_spec.append(z.index)
+                g.zone_shape.append(SHAPE[z.shape])
+                g.zone_vis.append(VIS[z.visibility])
+                g.zone_owner.append(owner)
+                g.zone_keep.append(z.keep)
+                g.zone_refill.append(-1)
+                g.nzones += 1
+        for z in p.zones:
+            if z.refill is not None:
+                g.zone_refill[g.zone_base[z.index]] = g.zone_base[z.refill]
+        g.initial = [(g.zone_base[spec], cards) for spec, cards in self._start_zones.items()]
+
+    def _vars(self) -> None:
+        p, g, n = self.p, self.g, self.n
+        for layout, init, types, group in ((g.counter_layout, g.counter_init, g.counter_types, p.counters),
+                                           (g.var_layout, g.var_init, g.var_types, p.vars)):
+            for v in group:
+                value = self._const(v.init)
+                layout[v.name] = (len(init), v.per_player)
+                init.extend([value] * (n if v.per_player else 1))
+                types.extend([v.type] * (n if v.per_player else 1))
+
+    def _const(self, e: ast.Expr):
+        f = self.expr(e)
+        try:
+            return f(None, [])
+        except Exception:
+            raise RulesError([Diagnostic(e.span, "an initial value must not depend on the game in progress")],
+                             self.p.files) from None
+
+    def fresh(self, info) -> str:
+        """Python source of an ExprInfo's expression evaluated with locals of its own."""
+        f = self.expr(info.expr)
+        src = getattr(f, "src", None)
+        if src is not None and "env" not in src:
+            return f"({src})"  # it uses no locals: the block's own are as good
+        return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
+
+    def cond_fn(self, info) -> Callable[[State], object]:
+        f = self.expr(info.expr)
+        nlocals = info.nlocals
+        return lambda st: f(st, [None] * nlocals)
+
+    def rank_fn(self, info) -> Callable[[State, int], object]:
+        f = self.expr(info.expr)
+        nlocals, slot = info.nlocals, info.it_slot
+
+        def key(st, seat):
+            env = [None] * nlocals
+            env[slot] = seat
+            return f(st, env)
+
+        return key
+
+
+def _show_value(v) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def _seat_names(n: int) -> list[str]:
+    return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i + 1}" for i in range(n)]
+
+
+def _fingerprint(p: Program, g: Game) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p.files):
+        h.update(p.files[path].encode())
+    h.update(json.dumps([g.players, sorted(g.params.items(), key=str), g.names], default=str).encode())
+    return h.hexdigest()[:16]
+
+
+def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True,
+                    shortcuts: bool = True, limits: dict[str, int] | None = None) -> Game:
+    """`codegen=False` keeps every expression as closures; `shortcuts=False` gives every call a
+    frame and every early return a trip through the machine (no leaves, no tails). Both are slower,
+    for tests that compare them with the fast forms. `limits` raises or lowers the limits of a
+    run (limits.py); they are written into the generated code."""
+    return Compiler(prog, names, codegen, shortcuts, limits).build()
+

@@ -1,0 +1,122 @@
+"""Functions the compiled rules call while they run: the limits' checks and the parts of
+messages and expressions worked out outside the machine."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from ..engine.state import (
+    State,
+    rules_message,
+)
+from ..errors import RulesRuntimeError
+
+Fn = Callable[[State, list], object]
+
+
+_UNSET = object()
+
+
+
+def _card_holes(cards: Fn) -> Fn:
+    def part(st, env):
+        cs = cards(st, env)
+        return ", ".join(["{}"] * len(cs)), cs
+
+    return part
+
+
+def _text_hole(fmt: Fn) -> Fn:
+    return lambda st, env: (fmt(st, env), ())
+
+
+def _located_part(f: Callable[[State], object], span, number: bool = False) -> Callable[[State], object]:
+    """An expression worked out outside the machine (a `show`, a `statistic`): a failure is a
+    runtime error at its line, as the machine's are; a `number` must also fit a float (a mean)."""
+    def part(st):
+        try:
+            v = f(st)
+            if number and v is not None:
+                float(v)
+            return v
+        except RulesRuntimeError as e:
+            if e.span is not None:
+                raise
+            raise RulesRuntimeError(rules_message(e), span) from None
+        except OverflowError:
+            raise RulesRuntimeError("a number too large to take a mean of", span) from None
+        except Exception as e:
+            raise RulesRuntimeError(rules_message(e), span) from None
+
+    return part
+
+
+def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:
+    return lambda st: [key(st, seat) for seat in range(n)]
+
+
+def _no_locals(f: Fn) -> Callable[[State], object]:
+    return lambda st: f(st, [])
+
+
+def too_deep(depth: int) -> None:
+    """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
+    raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
+                            "stops?) (to allow more: --limit depth=N)")
+
+
+def _number_guard(digits: int, no_none: bool) -> Callable[[State, object], object]:
+    """A number as it is stored: at most `digits` digits, and (a counter's or variable's) not none."""
+    top = 10 ** digits
+
+    def number(st, v):
+        if v is None:
+            if no_none:
+                raise RulesRuntimeError("the value stored here is none, but this counter or variable holds a number "
+                                        "or yes/no (the attribute of the top of an empty zone?)")
+            return v
+        if -top < v < top:
+            return v
+        raise RulesRuntimeError(f"a number of more than {digits} digits (a value that grows without end?) "
+                                "(to allow more: --limit digits=N)")
+
+    return number
+
+
+def _list_guard(size: int) -> Callable[[State, list], list]:
+    """A list joined with `+` as it is stored: at most `size` items, and its items count against
+    the step budget (a list joined again at every pass of a loop costs the square of its size)."""
+    def joined(st, v):
+        if v is not None:
+            if len(v) > size:
+                raise RulesRuntimeError(f"a list of {len(v)} items, more than the limit of {size} "
+                                        "(a list that grows without end?) (to allow more: --limit list=N)")
+            st.budget -= len(v)
+            if st.budget < 0:
+                st.tick()
+        return v
+
+    return joined
+
+
+def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
+    """Locate an error raised in a leaf's lines written in its caller (see leaf_lines) at the
+    leaf's own op, as the machine locates an error in a block of the leaf: the same words and
+    span. An error already located, or raised in a block these lines called, goes on as it is."""
+    game = st.game
+    if isinstance(e, RulesRuntimeError) and e.span is not None:
+        raise e
+    tb = e.__traceback__
+    deeper = tb.tb_next if tb is not None else None
+    while deeper is not None:
+        if deeper.tb_frame.f_code in game.block_lines:
+            raise e  # (the machine finds that block's line itself)
+        deeper = deeper.tb_next
+    i = (tb.tb_lineno if tb is not None else 0) - (sys._getframe(1).f_lineno - size - 1)
+    spans = game.codes[code_id].spans
+    op = owners[i] if 0 <= i < len(owners) else -1
+    span = spans[op] if 0 <= op < len(spans) else None
+    raise RulesRuntimeError(rules_message(e), span) from None
+
+

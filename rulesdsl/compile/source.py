@@ -1,0 +1,23 @@
+"""Small helpers for writing Python source, shared by the writers of expressions, blocks and
+straight functions."""
+
+from __future__ import annotations
+
+import re
+
+
+class NoSource(Exception):
+    """This expression is left to the closure compiler."""
+
+
+# A Python string literal in generated source (its text is never renamed).
+_STRING = re.compile(r"[rbfRBF]*(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
+
+
+def env_list(items: list[str], size: int) -> str:
+    """Python making a new env of `size` slots, `items` first: one list display, a short padding
+    written out (`[a] + [None] * k` builds three lists, and costs a call's worth of time)."""
+    pad = size - len(items)
+    if pad <= 12:
+        return "[" + ", ".join([*items, *["None"] * pad]) + "]"
+    return "[" + ", ".join(items) + f"] + [None] * {pad}" if items else f"[None] * {size}"

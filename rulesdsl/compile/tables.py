@@ -1,0 +1,53 @@
+"""The game's tables from the checked program: what each type of cell may hold, for
+determinization."""
+
+from __future__ import annotations
+
+from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, elem, is_list
+from ..engine.state import (
+    GRID,
+    HAND,
+    HIDDEN,
+    PRIVATE,
+    PUBLIC,
+    STACK,
+)
+
+SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
+
+
+VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
+
+
+
+# What a value of a type may name, for determinization (see `names_cards`).
+# What a value of a type may name, for determinization (see `names_cards`).
+NO_CARD, A_CARD, CARDS = 0, 1, 2
+
+_NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
+
+
+
+def names_cards(t: str) -> int:
+    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS: a list of cards or
+    a zone's list), or neither. A type no rule here knows stops the compiler: a new type must say
+    whether it can name a card, or a sampled world could keep naming the real cards."""
+    if t == CARD:
+        return A_CARD
+    if t == ZONE or (is_list(t) and elem(t) == CARD):
+        return CARDS
+    if t in _NO_CARD_TYPES or (is_list(t) and elem(t) in _NO_CARD_TYPES):
+        return NO_CARD  # (ANY: the items of an empty list, which never hold anything)
+    raise AssertionError(f"the compiler does not know whether a value of type {t!r} can name a card")
+
+
+def _card_cells(group: list, layout: dict[str, tuple[int, bool]], players: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of a group of variables (or counters), one per player for those per player,
+    that may hold a card, and those that may hold a list of cards."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for v in group:
+        kind = names_cards(v.type)
+        if kind != NO_CARD:
+            base, per_player = layout[v.name]
+            found[kind - 1].extend(range(base, base + (players if per_player else 1)))
+    return tuple(found[0]), tuple(found[1])

@@ -1,0 +1,135 @@
+"""Facts read off the syntax tree before anything is written: what a body may do (decide, end,
+recurse), an expression's parts, and a rule's own text for messages."""
+
+from __future__ import annotations
+
+import attrs
+
+from .. import ast
+
+MAX_RANGE = 10_000
+
+
+
+def _source(files: dict[str, str], span: ast.Span) -> str:
+    """The text of the source between a span's ends (for messages that quote a rule)."""
+    text = files.get(span.file)
+    if text is None or span.line <= 0:
+        return ""
+    lines = text.splitlines()
+    if span.end_line == span.line:
+        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
+    first = lines[span.line - 1][span.column - 1 :]
+    middle = lines[span.line : span.end_line - 1]
+    last = lines[span.end_line - 1][: span.end_column - 1]
+    return " ".join(x.strip() for x in [first, *middle, last])
+
+
+def _statements(body: tuple[ast.Stmt, ...]):
+    """Every statement of a body, those nested in ifs and loops included."""
+    for s in body:
+        yield s
+        if isinstance(s, ast.If):
+            for _, branch in s.branches:
+                yield from _statements(branch)
+            if s.orelse:
+                yield from _statements(s.orelse)
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Repeat)):
+            yield from _statements(s.body)
+
+
+def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
+    """No `choose` in the body, and every procedure it calls is one of `leaves`."""
+    return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
+               for s in _statements(body))
+
+
+def _may_end(body: tuple[ast.Stmt, ...], ending: set[str]) -> bool:
+    """An `end` in the body, or a call of one of `ending`."""
+    return any(isinstance(s, ast.End) or (isinstance(s, ast.CallStmt) and s.func in ending) for s in _statements(body))
+
+
+def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
+    """The procedures that never wait for a decision (no `choose`, and they call only such
+    procedures; a recursive one is never a leaf), and those that may reach an `end`."""
+    return _grow(procedures, _never_decides), _grow(procedures, _may_end)
+
+
+def _recursive(procedures: dict) -> set[str]:
+    """The procedures that may call themselves, through others or not: a cycle of the call graph."""
+    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
+             for name, info in procedures.items()}
+    found = set()
+    for name in procedures:
+        seen, todo = set(), list(calls[name])
+        while todo:
+            f = todo.pop()
+            if f == name:
+                found.add(name)
+                break
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+    return found
+
+
+def _literal(src: str) -> int | None:
+    """The number a generated expression's source is, if it is one written out (`(5)`, `5`)."""
+    text = src.strip("()")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 20 else None
+
+
+def _constant(e: ast.Expr, refs: dict) -> bool:
+    """A literal or a parameter (or minus one): a value that never grows."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _constant(e.operand, refs)
+    if isinstance(e, ast.Name):
+        return (refs.get(id(e)) or ("",))[0] == "const"
+    return isinstance(e, (ast.IntLit, ast.BoolLit))
+
+
+def _grow(procedures: dict, holds) -> set[str]:
+    """The procedures whose body `holds(body, names)`, given the names found so far, until no more."""
+    found: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for name, info in procedures.items():
+            if name not in found and holds(info.body, found):
+                found.add(name)
+                grown = True
+    return found
+
+
+def _children(node):
+    for field in attrs.fields(type(node)):
+        v = getattr(node, field.name)
+        if isinstance(v, ast.Expr):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, ast.Expr):
+                    yield x
+
+
+def _worth_caching(node: ast.Expr, refs: dict) -> bool:
+    if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+        return False
+    if isinstance(node, ast.Name):
+        return (refs.get(id(node)) or ("",))[0] == "define"
+    return True
+
+
+
+def _descendants_nodes(node) -> list:
+    out = [node]
+    for k in _children(node):
+        out += _descendants_nodes(k)
+    return out
+
+
+def _descendants(node) -> set[int]:
+    out = {id(node)}
+    for k in _children(node):
+        out |= _descendants(k)
+    return out
