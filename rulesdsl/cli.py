@@ -751,41 +751,43 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
-    p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+def _parallel_options(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
+    sp.add_argument("--backend", default="process", metavar="process|ray",
+                    help="where the workers run: local processes (default) or Ray (pip install 'rulesdsl[ray]')")
 
-    def parallel_options(sp):
-        sp.add_argument("--workers", type=int, metavar="N", help="processes (default: one per core)")
-        sp.add_argument("--backend", default="process", metavar="process|ray",
-                        help="where the workers run: local processes (default) or Ray (pip install 'rulesdsl[ray]')")
 
-    def common(sp, players=True):
-        if players:
-            sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
-        sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
+def _game_options(sp: argparse.ArgumentParser) -> None:
+    """--players and --set: which game of a file is meant (`test` has its own: it plays many)."""
+    sp.add_argument("--players", type=int, metavar="N", help="number of players (default: the file's)")
+    sp.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
 
-    def allow_path(sp):
-        sp.add_argument("--allow-path", action="append", metavar="DIR",
-                        help="a folder imports may also read from (repeatable; default: the file's project "
-                             "and the preludes)")
 
-    def limit_option(sp):
-        sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
-                        help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
-                             "(see docs/language.md, Limits)")
+def _allow_path_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--allow-path", action="append", metavar="DIR",
+                    help="a folder imports may also read from (repeatable; default: the file's project "
+                         "and the preludes)")
 
+
+def _limit_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                    help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
+                         "(see docs/language.md, Limits)")
+
+
+def _add_check(sub) -> None:
     c = sub.add_parser("check", help="check rules files; print located errors")
     c.add_argument("files", nargs="+", metavar="FILE")
-    common(c)
-    allow_path(c)
+    _game_options(c)
+    _allow_path_option(c)
 
+
+def _add_play(sub) -> None:
     pl = sub.add_parser("play", help="play at the terminal against bots")
     pl.add_argument("file", metavar="FILE")
-    common(pl)
-    allow_path(pl)
-    limit_option(pl)
+    _game_options(pl)
+    _allow_path_option(pl)
+    _limit_option(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
     pl.add_argument("--bots", default="random", metavar="KIND",
@@ -794,11 +796,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--memory", action="store_true",
                     help="play from memory: a face-down card you saw shows as ? after the turn you saw it")
 
+
+def _add_simulate(sub) -> None:
     s = sub.add_parser("simulate", help="bots play many games; print statistics")
     s.add_argument("file", metavar="FILE")
-    common(s)
-    allow_path(s)
-    limit_option(s)
+    _game_options(s)
+    _allow_path_option(s)
+    _limit_option(s)
     s.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     s.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0); game i uses S+i")
     s.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
@@ -806,14 +810,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-moves", type=int, default=20_000, metavar="M",
                    help="stop a game after M moves and count it as capped (default 20000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    parallel_options(s)
+    _parallel_options(s)
+
+
+def _add_test(sub) -> None:
     t = sub.add_parser("test", help="run a file's scenarios, then generated games against its invariants")
     t.add_argument("file", metavar="FILE")
     t.add_argument("--players", type=int, metavar="N", help="play only this many players (default: every count)")
     t.add_argument("--set", action="append", metavar="NAME=VALUE",
                    help="fix a parameter (default: generated within its range); repeatable")
-    allow_path(t)
-    limit_option(t)
+    _allow_path_option(t)
+    _limit_option(t)
     t.add_argument("--games", type=int, metavar="N", help="generated games (default: from the profile)")
     t.add_argument("--seed", type=int, metavar="S", help="seed the generation (default: fixed, reproducible)")
     t.add_argument("--profile", default="ci", metavar="ci|long", help="ci: 50 games (default); long: 1000")
@@ -822,47 +829,63 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--save-dir", default=".rulesdsl/failures", metavar="DIR",
                    help="where a failing game's transcript is written")
 
+
+def _add_compare(sub) -> None:
     c = sub.add_parser("compare", help="play a base game and its variants on the same seeds; show differences")
     c.add_argument("base", metavar="BASE")
     c.add_argument("variants", nargs="+", metavar="VARIANT")
-    common(c)
-    allow_path(c)
-    limit_option(c)
+    _game_options(c)
+    _allow_path_option(c)
+    _limit_option(c)
     c.add_argument("--games", type=int, default=1000, metavar="N", help="games per file (default 1000)")
     c.add_argument("--seed", type=int, metavar="S", help="first game's seed (default 0)")
     c.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
                    help="bots by seat: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
     c.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
-    parallel_options(c)
+    _parallel_options(c)
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--plot", metavar="FILE.png", help="draw game lengths and win rates (needs matplotlib)")
 
+
+def _add_arena(sub) -> None:
     a = sub.add_parser("arena", help="bots against bots, seats rotated: win rates with 95%% intervals")
     a.add_argument("file", metavar="FILE")
-    common(a)
-    allow_path(a)
-    limit_option(a)
+    _game_options(a)
+    _allow_path_option(a)
+    _limit_option(a)
     a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
     a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     a.add_argument("--seed", type=int, metavar="S", help="first deal's seed (default 0)")
     a.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
-    parallel_options(a)
+    _parallel_options(a)
     a.add_argument("--json", action="store_true", help="print one JSON object")
 
+
+def _add_explain(sub) -> None:
     e = sub.add_parser("explain", help="print the game as it will run, after extends and overrides")
     e.add_argument("file", metavar="FILE")
     e.add_argument("--diff", action="store_true", help="only what the file changes in its base")
-    allow_path(e)
+    _allow_path_option(e)
 
+
+def _add_replay(sub) -> None:
     r = sub.add_parser("replay", help="play a transcript back, step by step")
     r.add_argument("file", metavar="FILE")
     r.add_argument("transcript", metavar="TRANSCRIPT")
-    allow_path(r)
-    limit_option(r)
+    _allow_path_option(r)
+    _limit_option(r)
     r.add_argument("--seat", type=int, metavar="K", help="show this seat's view (default: whoever moves)")
     r.add_argument("--reveal", action="store_true", help="show every card (the full state)")
     r.add_argument("--quiet", action="store_true", help="show only the moves and the end")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
+    p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay):
+        add(sub)
     return p
 
 
