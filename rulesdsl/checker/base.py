@@ -94,8 +94,8 @@ class CheckerBase:
         self.scenario_players: dict[str, int] = {}
         self.reported: set[tuple] = set()
         self.depth = 0  # expressions being checked, one in another (through defines too)
-        # Assignments a scenario's `set` makes up: kept alive, since refs is keyed by their id.
-        self.made_up: list[ast.Assign] = []
+        # The assignment each scenario `set` step stands for: kept alive, since refs is keyed by its id.
+        self.step_assignments: list[ast.Assign] = []
 
     def error(self, span: ast.Span | None, message: str, hint: str | None = None) -> None:
         key = (span, message)

@@ -169,13 +169,13 @@ class RuleBodies(CheckerBase):
         elif step.kind == "expect":
             self.want(step.expr, BOOL, scope, unit, "what is expected")
         elif step.kind == "set":
-            fake = ast.Assign(step.target, "=", step.expr, span=step.span)
+            assign = ast.Assign(step.target, "=", step.expr, span=step.span)
             t = self.expr(step.expr, scope, unit)
-            target = self._target(fake, scope, unit)
+            target = self._target(assign, scope, unit)
             if target is not None and not compatible(target, t):
                 self.error(step.expr.span, f"'{'.'.join(step.target)}' holds {describe(target)}, not {describe(t)}")
-            self.refs[id(step)] = self.refs.get(id(fake))
-            self.made_up.append(fake)
+            self.refs[id(step)] = self.refs.get(id(assign))
+            self.step_assignments.append(assign)
         else:
             return None
         return ExprInfo(step.kind, step.expr, BOOL, nlocals=unit.nslots)
