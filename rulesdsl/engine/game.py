@@ -14,9 +14,7 @@ from ..errors import IllegalMove
 from .constants import GRID, HAND, PRIVATE, PUBLIC
 from .limits import limits_of
 from .move import Move as Move  # (rulesdsl.Move, named here since the game API began)
-from .saves import load_state
 from .state import State
-from .view import render_event, render_view
 
 DEFAULT_NAMES = (
     "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
@@ -274,16 +272,23 @@ class Game:
         return State(self, seed, log)
 
     def state_from_json(self, text: str) -> State:
-        """The state a save holds (`State.from_json`), checked against this game by saves.py."""
+        """The state a save holds (`State.from_json`), checked against this game by saves.py.
+        (saves.py and view.py are imported where they are first used: `rulesdsl check` needs neither.)"""
+        from .saves import load_state
+
         return load_state(self, text)
 
     # ------------------------------------------------------------ showing a state
     def view_text(self, st: State, player: int, *, reveal: bool, events: int, hide: frozenset) -> str:
         """`State.view`, written by view.py (which the state does not import: view.py imports it)."""
+        from .view import render_view
+
         return render_view(st, player, reveal=reveal, events=events, hide=hide)
 
     def event_texts(self, st: State, player: int, start: int, level: int) -> list[str]:
         """`State.events_for`: the log as `player` saw it, from event number `start` on."""
+        from .view import render_event
+
         if st.log is None:
             return []
         return [render_event(st, ev, player) for ev in st.log[start:] if ev[1] <= level]

@@ -9,7 +9,7 @@ nothing (it is a plain field anyone can copy): players, parameters and every siz
 with the game's own.
 
 It makes a State, so it sits above state.py; `State.from_json` comes here through the game
-(`Game.state_from_json`; game.py imports this module), and state.py imports nothing of it.
+(`Game.state_from_json`, which imports this module), and state.py imports nothing of it.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Everything here reads only what the seat knows (a card's knowledge bitmask), so the CLI, bots'
 information states and tests share one honest rendering. `reveal=True` is a spectator's view.
 It reads a State, so it sits above state.py; `State.view` and `State.events_for` come here through
-the game (game.py imports this module), and state.py imports nothing of it.
+the game (game.py imports this module where it is used), and state.py imports nothing of it.
 """
 
 from __future__ import annotations
