@@ -1045,3 +1045,42 @@ def test_any_int_is_a_seed_and_close_seeds_start_far_apart():
     inverse = pow(GOLDEN, -1, 1 << 64)
     offsets = sorted((seed_state(s) * inverse) & MASK for s in range(1000))  # a state's place on the stream
     assert min(b - a for a, b in itertools.pairwise(offsets)) > 1000
+
+
+def test_the_engine_imports_only_itself_and_errors_and_in_no_loop():
+    """engine/ is layered (constants and move at the bottom, then the state, then its views and
+    saves, then the game): every import, function-level or for typing only, goes down, and none
+    leaves engine/ but for rulesdsl/errors.py. A loop would tie the modules back together."""
+    import ast
+    from graphlib import CycleError, TopologicalSorter
+
+    folder = ROOT / "rulesdsl" / "engine"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("rulesdsl") for a in node.names), f"{path.name}: {ast.unparse(node)}"
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                where = ast.unparse(node)
+                if node.level == 1:
+                    deps |= {node.module} if node.module else {a.name for a in node.names}
+                else:
+                    assert node.level == 2 and node.module == "errors", f"{path.name} reaches outside: {where}"
+            elif isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("rulesdsl"), f"{path.name}: {ast.unparse(node)}"
+        graph[path.stem] = deps - {"__init__"}
+    try:
+        order = list(TopologicalSorter(graph).static_order())
+    except CycleError as e:
+        raise AssertionError(f"an import loop in rulesdsl/engine/: {e.args[1]}") from None
+    assert order.index("state") < order.index("game")
+
+
+def test_a_compiled_game_has_everything_the_state_reads_of_it(tempurra4):
+    """state.py names the game by the protocol CompiledGame (it cannot import game.py, which
+    imports it): the Game the compiler fills must have every member the protocol lists."""
+    from rulesdsl.engine.state import CompiledGame
+
+    assert isinstance(tempurra4, CompiledGame)
+    assert isinstance(tempurra4.new_game(1).game, CompiledGame)

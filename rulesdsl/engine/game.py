@@ -11,25 +11,15 @@ from collections.abc import Callable
 import attrs
 
 from ..errors import IllegalMove
+from .constants import GRID, HAND, PRIVATE, PUBLIC
 from .limits import limits_of
-from .state import GRID, HAND, PRIVATE, PUBLIC, State
+from .move import Move as Move  # (rulesdsl.Move, named here since the game API began)
+from .state import State
 
 DEFAULT_NAMES = (
     "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
     "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "xavier",
 )
-
-
-@attrs.frozen
-class Move:
-    """One option of the pending decision: a short stable text that `State.apply` accepts back."""
-
-    text: str
-    player: int
-    index: int = attrs.field(eq=False, repr=False)
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class Code:
@@ -282,7 +272,26 @@ class Game:
         return State(self, seed, log)
 
     def state_from_json(self, text: str) -> State:
-        return State.from_json(self, text)
+        """The state a save holds (`State.from_json`), checked against this game by saves.py.
+        (saves.py and view.py are imported where they are first used: `rulesdsl check` needs neither.)"""
+        from .saves import load_state
+
+        return load_state(self, text)
+
+    # ------------------------------------------------------------ showing a state
+    def view_text(self, st: State, player: int, *, reveal: bool, events: int, hide: frozenset) -> str:
+        """`State.view`, written by view.py (which the state does not import: view.py imports it)."""
+        from .view import render_view
+
+        return render_view(st, player, reveal=reveal, events=events, hide=hide)
+
+    def event_texts(self, st: State, player: int, start: int, level: int) -> list[str]:
+        """`State.events_for`: the log as `player` saw it, from event number `start` on."""
+        from .view import render_event
+
+        if st.log is None:
+            return []
+        return [render_event(st, ev, player) for ev in st.log[start:] if ev[1] <= level]
 
     # ------------------------------------------------------------ generated code
     def block(self, code_id: int, pc: int) -> Callable:

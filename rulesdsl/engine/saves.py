@@ -7,17 +7,17 @@ pending decision's options the ones the rules give in that state (worked out aga
 Anything else is refused with one `BadSave` naming the field. The fingerprint alone proves
 nothing (it is a plain field anyone can copy): players, parameters and every size are compared
 with the game's own.
+
+It makes a State, so it sits above state.py; `State.from_json` comes here through the game
+(`Game.state_from_json`, which imports this module), and state.py imports nothing of it.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
-from .state import CONTROL, JSON_FORMAT, State, cardlist_cells
-
-if TYPE_CHECKING:
-    from .game import Game
+from .constants import CONTROL
+from .state import JSON_FORMAT, CompiledGame, State, cardlist_cells
 
 # A save longer than this is refused before it is parsed (a long game's save is well under 1 MB).
 MAX_SAVE_CHARS = 32 * 1024 * 1024
@@ -71,7 +71,7 @@ def _list(v: object, where: str, length: int | None = None) -> list:
 class _Checker:
     """The checks of one save against one game; each raises BadSave at the first problem."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: CompiledGame):
         self.g = game
         self.action_codes = {code.index for code, _, _ in game.action_entry}
 
@@ -267,7 +267,7 @@ def parse_save(text: str | bytes) -> dict:
     return data
 
 
-def load_state(game: Game, text: str | bytes) -> State:
+def load_state(game: CompiledGame, text: str | bytes) -> State:
     """The state a save holds, checked against `game` field by field (see the module's doc)."""
     g = game
     data = parse_save(text)

@@ -3,6 +3,12 @@
 Cards are ints, zones are lists of ints, what each seat knows of a card is an int bitmask, and the
 pending decision is a decision id plus the frames of the code that asked it (code id, position,
 locals). So a state mid-action is still data: `clone()` copies lists, `to_json()` writes them.
+
+The state is the engine's bottom layer but for constants.py, move.py, limits.py and rng.py: it
+imports no other engine module. view.py and saves.py read a State, and game.py makes states, shows
+and loads them, so they import this module; the state reaches them the other way, through its game
+(`State.view` is `Game.view_text`, `State.from_json` is `Game.state_from_json`), and names the
+game's type by the protocol `CompiledGame` below.
 """
 
 from __future__ import annotations
@@ -11,10 +17,31 @@ import json
 import random
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, runtime_checkable
 
 from ..errors import IllegalMove, RulesRuntimeError
+
+# The constants, named here too: the back-end and tests import them from this module.
+from .constants import (  # noqa: F401
+    CONTROL,
+    GRID,
+    HALT,
+    HAND,
+    HIDDEN,
+    JUMP,
+    LEAF_DONE,
+    PLAIN,
+    PRIVATE,
+    PUBLIC,
+    RELOAD,
+    STACK,
+    STACKED,
+    SUSPEND,
+    SUSPENDED,
+    TEST,
+)
 from .limits import LIMITS
+from .move import Move
 from .rng import GOLDEN, MASK, next64, seed_state
 
 _FAILED = object()  # recorded by a straight run where its pick raised (see State._straight)
@@ -46,32 +73,87 @@ def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
     _packs[n] = p = (lanes, steps, MASK * lanes, tuple(bits))
     return p
 
-if TYPE_CHECKING:
-    from .game import Game, Move
-
-# Zone shapes and visibilities, as the compiler numbers them.
-STACK, HAND, GRID = 0, 1, 2
-HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
-
-# What an op returns besides None (go on) or a jump target (>= 0).
-SUSPEND = -1
-HALT = -2
-RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the top frame
-# An `end` set the stack's frames and their positions itself: reload the top frame as it stands
-# (its position must not be overwritten with the one after the running block).
-STACKED = -4
-LEAF_DONE = -5  # a leaf's code ran to its end (see `run_leaf`)
-SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on itself
-# (The machine's loop, `State._advance`, writes STACKED and SUSPENDED as numbers: quicker to read.)
-
-# What an op may return, which says how a generated block runs it: PLAIN ops return None, TEST ops
-# None or a jump, JUMP ops always a jump; a CONTROL op may return anything and ends its block.
-PLAIN, TEST, JUMP, CONTROL = 0, 1, 2, 3
-
 # Passes of `while` loops, turns and rounds allowed between two decisions, by default (a game's
 # own is `game.limits["steps"]`, see limits.py).
 STEP_BUDGET = LIMITS["steps"][0]
 JSON_FORMAT = 1
+
+
+@runtime_checkable
+class CompiledGame(Protocol):
+    """The compiled game (engine/game.py's `Game`) as a State, its saves (saves.py) and the
+    machine's helpers here read it. game.py imports this module, so this one names the game by
+    what it reads of it, not by its class; `isinstance(game, CompiledGame)` checks a game has it all.
+    """
+
+    # What the rules file made, and for how many players.
+    name: str
+    fingerprint: str
+    players: int
+    names: list[str]
+    params: dict[str, object]
+    limits: dict[str, int]
+    all_mask: int
+    # Cards and zones.
+    ncards: int
+    card_text: tuple[str, ...]
+    card_face: tuple[int, ...]
+    card_rank: tuple[int, ...]
+    nzones: int
+    zone_names: list[str]
+    zone_shape: list[int]
+    zone_grid: list[bool]
+    zone_learn: list[int]
+    zone_refill: list[int]
+    zone_keep: list[int]
+    start: tuple[list[list[int]], list[int], list[int], list[int]]
+    # Counters, variables and the cells of them that may hold a card or a list of cards.
+    counter_init: list
+    var_init: list
+    counter_types: list[str]
+    var_types: list[str]
+    card_vars: tuple[int, ...]
+    cardlist_vars: tuple[int, ...]
+    card_counters: tuple[int, ...]
+    cardlist_counters: tuple[int, ...]
+    holds_cardlists: bool
+    # Compiled code and decisions (lists of game.py's Code, Decision and ActionRt).
+    codes: list
+    code_blocks: list[list]
+    decisions: list
+    decision_slot: list[int]
+    actions: list
+    action_entry: list[tuple]
+    turn_resume: int
+    write_straight: Callable[[CompiledGame, bool], Callable | None]
+
+    def block(self, code_id: int, pc: int) -> Callable: ...
+
+    def error_span(self, e: BaseException, code_id: int, pc: int, st: State | None = None): ...
+
+    def turn_options(self, st: State) -> list: ...
+
+    def choice_values(self, st: State, dec, env: list, chooser: int) -> list: ...
+
+    def option_texts(self, st: State) -> list[str]: ...
+
+    def option_card(self, dec, value) -> int | None: ...
+
+    def view_text(self, st: State, player: int, *, reveal: bool, events: int, hide: frozenset) -> str: ...
+
+    def event_texts(self, st: State, player: int, start: int, level: int) -> list[str]: ...
+
+    def state_from_json(self, text: str) -> State: ...
+
+    def zone_index(self, name: str, player: int | None = None) -> int: ...
+
+    def read_counter(self, st: State, name: str, player: int | None = None) -> int: ...
+
+    def read_value(self, st: State, name: str): ...
+
+    def arrange(self, st: State, zone: str, faces: list[str], player: int | None, *, top: bool) -> None: ...
+
+    def force_turn(self, st: State, player: int) -> None: ...
 
 
 class State:
@@ -85,7 +167,7 @@ class State:
         "draw", "free",
     )
 
-    def __init__(self, game: Game, seed: int, log: bool = True):
+    def __init__(self, game: CompiledGame, seed: int, log: bool = True):
         g = game
         self.game = g
         zones, loc, known, group = g.start
@@ -150,8 +232,6 @@ class State:
         return len(self.options)
 
     def legal_moves(self) -> list[Move]:
-        from .game import Move
-
         return [Move(text, self.chooser, i) for i, text in enumerate(self.move_texts())]
 
     def move_texts(self) -> list[str]:
@@ -437,17 +517,11 @@ class State:
     def view(self, player: int, *, reveal: bool = False, events: int = 8, hide=frozenset()) -> str:
         """What `player` may see: their known cards, others' as face down, and recent events.
         `reveal` shows everything (a spectator); cards in `hide` show as unknown."""
-        from .view import render_view
-
-        return render_view(self, player, reveal=reveal, events=events, hide=frozenset(hide))
+        return self.game.view_text(self, player, reveal=reveal, events=events, hide=frozenset(hide))
 
     def events_for(self, player: int, start: int = 0, level: int = 0) -> list[str]:
         """The log as `player` saw it, from event number `start` on."""
-        from .view import render_event
-
-        if self.log is None:
-            return []
-        return [render_event(self, ev, player) for ev in self.log[start:] if ev[1] <= level]
+        return self.game.event_texts(self, player, start, level)
 
     def to_json(self) -> str:
         """The state as JSON. A value that is a zone's own list (`let z = me.hand`, a variable set
@@ -495,12 +569,10 @@ class State:
         return counters, variables, stack
 
     @classmethod
-    def from_json(cls, game: Game, text: str) -> State:
+    def from_json(cls, game: CompiledGame, text: str) -> State:
         """The state a save holds, checked field by field against `game` (engine/saves.py): raises
         saves.BadSave (a ValueError) naming the field, for anything the engine could not have made."""
-        from .saves import load_state
-
-        return load_state(game, text)
+        return game.state_from_json(text)
 
     # Convenience readers, for tests, bots and the CLI.
     def counter(self, name: str, player: int | None = None) -> int:
@@ -599,7 +671,7 @@ class State:
             try:
                 while True:
                     # A block runs the ops from pc up to a jump or a control op; it returns where
-                    # to go on (>= 0) or, from its last op, one of the codes below (state.py's top).
+                    # to go on (>= 0) or, from its last op, one of the codes below (constants.py).
                     block = blocks[pc]
                     if block is None:
                         block = g.block(frame[0], pc)
@@ -941,7 +1013,7 @@ def random_draw(pick: Callable) -> Callable[[int], int] | None:
 _DRAWS_AS_RANDRANGE: bool | None = None
 
 
-def cardlist_cells(g: Game, counters: list, variables: list, stack: list) -> list[tuple[list, int]]:
+def cardlist_cells(g: CompiledGame, counters: list, variables: list, stack: list) -> list[tuple[list, int]]:
     """(list, index) of every cell of these counters, variables and frames that may hold a list of
     cards (compiler.names_cards): the cells a copy, a save and a sampled world must treat as such."""
     cells = [(counters, k) for k in g.cardlist_counters] + [(variables, k) for k in g.cardlist_vars]
@@ -966,7 +1038,7 @@ def _raised_by_rules(e: BaseException) -> bool:
     return last is None or last.startswith(("<rules", _PACKAGE))
 
 
-def too_many_places(g: Game, zi: int, n: int) -> None:
+def too_many_places(g: CompiledGame, zi: int, n: int) -> None:
     """A grid would grow past its limit (a place far away, or cards moved within it for ever)."""
     raise RulesRuntimeError(f"{g.zone_names[zi]} would have {n} places, more than the limit of "
                             f"{g.limits['places']} (to allow more: --limit places=N)")

@@ -2,16 +2,14 @@
 
 Everything here reads only what the seat knows (a card's knowledge bitmask), so the CLI, bots'
 information states and tests share one honest rendering. `reveal=True` is a spectator's view.
+It reads a State, so it sits above state.py; `State.view` and `State.events_for` come here through
+the game (game.py imports this module where it is used), and state.py imports nothing of it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .state import GRID, HAND, PUBLIC
-
-if TYPE_CHECKING:
-    from .state import State
+from .constants import GRID, HAND, PUBLIC
+from .state import State
 
 LONG_PILE = 12
 
