@@ -398,25 +398,25 @@ def test_a_runtime_error_in_the_other_way_of_an_if_names_its_line(tmp_path):
     assert "err.rules:12" in message and "division by zero" in message
 
 
-def _closures_only(path, players):
+def _plain(path, players):
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
 
-    return compile_program(check(rulesdsl.parse_files(path), players, {}), codegen=False)
+    return compile_program(check(rulesdsl.parse_files(path), players, {}), shortcuts=False)
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "games").glob("*.rules") if ".test." not in p.name))
-def test_generated_source_plays_as_the_closures_do(path):
-    # Generated Python (blocks, the turn's options, counts looked up in a table built before a
-    # loop) must give the very states the closures give, seed for seed.
-    # (Only the locals differ: closures leave a `where`'s last item in its slot, loops do not.)
+def test_generated_source_plays_as_the_plain_forms_do(path):
+    # The fast forms (the turn's options as loops, counts looked up in a table built before a
+    # loop, leaves and tails) must give the very states the plain forms give (shortcuts=False),
+    # seed for seed. (Only the locals differ: a frame's locals are left as they are.)
     def data(s):
         d = json.loads(s.to_json())
         d["stack"] = [f[:2] for f in d["stack"]]
         return d
 
     fast = rulesdsl.load(ROOT / "games" / path, players=4)
-    slow = _closures_only(ROOT / "games" / path, 4)
+    slow = _plain(ROOT / "games" / path, 4)
     assert fast.turn_options_fn is not None  # the generated one, not the fallback loop
     for seed in range(3):
         a, b = fast.new_game(seed), slow.new_game(seed)
@@ -465,15 +465,16 @@ NONE_PLAYER = (
     ("who.pts += 2", "'who' is none"),
     ("k = count(who.square)", "cannot read 'square' of a player who is none"),
 ])
-def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_closures(statement, message):
-    # Generated statements test for none in place (no helper call), with the closures' words and line.
+def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_the_plain_forms(statement, message):
+    # Generated statements test for none in place (no helper call), with the plain forms' words and
+    # line (and with a log, where the statements' own functions run).
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
     text = NONE_PLAYER.replace("STATEMENT", statement)
-    for codegen in (True, False):
-        game = compile_program(check([parse_text(text, "nobody.rules")], None, {}), codegen=codegen)
+    for shortcuts in (True, False):
+        game = compile_program(check([parse_text(text, "nobody.rules")], None, {}), shortcuts=shortcuts)
         for log in (True, False):
             with pytest.raises(rulesdsl.RulesRuntimeError) as e:
                 game.new_game(1, log=log)
@@ -727,19 +728,34 @@ def test_an_error_in_a_leaf_written_in_its_caller_is_located_in_the_leaf(inner, 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.rules")
                                         if ".test." not in p.name and "prelude" not in p.parts))
 def test_every_expression_of_every_game_compiles_to_python(path):
-    # An expression whose generated source Python refuses still runs (as closures), but slowly and
-    # silently: two code generators meeting (a list written out, a copy's `[:]` cut off) once
-    # produced such source for `first(players from duty where ...)`.
+    # Every expression runs as the Python source written for it (there is no other way to run
+    # one): each expression of every game, on its own, compiles to a function carrying its
+    # source, and the game builds. (Python once refused the source written for
+    # `first(players from duty where ...)`: two code generators meeting.)
+    import attrs
+
+    from rulesdsl import ast
     from rulesdsl.checker import check
     from rulesdsl.compile import Compiler
 
+    def nodes(x):
+        if attrs.has(type(x)):
+            yield x
+            for field in attrs.fields(type(x)):
+                yield from nodes(getattr(x, field.name))
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                yield from nodes(y)
+
     for players in (2, 4, 7):
+        files = rulesdsl.parse_files(ROOT / path)
         try:
-            compiler = Compiler(check(rulesdsl.parse_files(ROOT / path), players, {}))
+            compiler = Compiler(check(files, players, {}))
         except rulesdsl.RulesError:
             continue  # not a player count of this game
         compiler.build()
-        assert compiler.refused == []
+        expressions = [e for e in nodes(files) if isinstance(e, ast.Expr) and id(e) in compiler.p.types]
+        assert expressions and all(compiler.expr(e).src for e in expressions)
 
 
 MIXED = """game "Mixed"
@@ -785,17 +801,17 @@ rank by highest it.pts, then lowest count(it.hand)
 """
 
 
-def test_a_game_of_loops_over_items_plays_as_the_closures_do():
+def test_a_game_of_loops_over_items_plays_as_the_plain_forms_do():
     # place, owner and knows of a loop's item, a define applied to each card of a hand, a search
     # over the players from a seat, `move all` from a zone worked out as the game goes, and the
-    # end (ranking ties, winners) as generated source: the same states as the closures, with and
+    # end (ranking ties, winners) as generated source: the same states as the plain forms, with and
     # without a log.
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
-    fast, slow = (compile_program(check([parse_text(MIXED, "mixed.rules")], None, {}), codegen=codegen)
-                  for codegen in (True, False))
+    fast, slow = (compile_program(check([parse_text(MIXED, "mixed.rules")], None, {}), shortcuts=shortcuts)
+                  for shortcuts in (True, False))
     ended = 0
     for seed in range(30):
         for log in (False, True):
