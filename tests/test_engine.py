@@ -827,6 +827,64 @@ def test_a_game_of_loops_over_items_plays_as_the_plain_forms_do():
     assert ended > 0  # some games ended in a tie
 
 
+FORMS = """game "Forms"
+players 3..3
+card a(n)
+card b(n)
+cards in deck { 4 a(1), 4 a(2), 4 b(1), 4 b(3) }
+zone deck: stack, hidden
+zone hand per player: hand, private
+zone pile: stack, public
+var who: player = none
+define both(x: card, k: int) = x.n + k
+define tops = (players where top(it.hand) is a).seat
+define seen = count(players where knows(it, top(pile)))
+define plus = both(me.hand, 10)
+define whose = players where owner(top(it.hand)) == it and place(top(it.hand)) == count(it.hand)
+define nested = count((players where top(it.hand) is not a) where it != me)
+define label = match who { else: 5 }
+setup {
+    shuffle deck
+    deal 3 from deck to each hand
+}
+action play {
+    choose x in me.hand
+    move x to pile
+    who = next(me)
+}
+action draw { draw 1 from deck to me.hand }
+game ends when count(deck) == 0 or count(pile) > 8
+rank by highest count(it.hand)
+"""
+
+
+@pytest.mark.parametrize("shortcuts", [True, False])
+def test_forms_once_left_to_closures_give_the_values_python_gives(shortcuts):
+    # A kind test, knows, owner and place of a value read twice inside a loop (a name bound by
+    # `:=` each), such a loop as the list another comprehension walks (Python takes no `:=` there),
+    # and a two-parameter define applied to each card of a hand: worked out here in Python.
+    from rulesdsl.checker import check
+    from rulesdsl.compile import compile_program
+    from rulesdsl.parser import parse_text
+
+    game = compile_program(check([parse_text(FORMS, "forms.rules")], None, {}), shortcuts=shortcuts)
+    kind, n = game.card_kind, game.attrs["n"]
+    for seed in range(10):
+        s = game.new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            hands = [s.zones[game.zone_index("hand", p)] for p in range(3)]
+            pile = s.zones[game.zone_index("pile")]
+            tops = [p for p in range(3) if hands[p] and kind[hands[p][-1]] == 0]
+            assert game.defines["tops"](s) == [p + 1 for p in tops]
+            assert game.defines["seen"](s) == (sum(s.known[pile[-1]] >> p & 1 for p in range(3)) if pile else 0)
+            assert game.defines["plus"](s) == [n[c] + 10 for c in hands[s.current]]
+            assert game.defines["whose"](s) == [p for p in range(3) if hands[p]]
+            assert game.defines["nested"](s) == sum(1 for p in range(3) if p not in tops and p != s.current)
+            assert game.defines["label"](s) == 5
+            s.apply_index(rng.randrange(s.num_moves()))
+
+
 @pytest.mark.parametrize("name", ["nested_ends.rules", "tails.rules", "../../games/tempurra.rules",
                                   "../../games/tamalo.rules"])
 def test_leaves_and_tails_play_as_frames_and_trips_through_the_machine_do(name):

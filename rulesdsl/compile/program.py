@@ -300,11 +300,11 @@ class Compiler(Skeleton, Statements, Closures):
 
     def cond_fn(self, info) -> Callable[[State], object]:
         """An ExprInfo's expression as f(state), with locals of its own."""
-        return self.source.function(self.expr(info.expr).src, "st", info.nlocals)
+        return self.source.function(self.source.src(info.expr, {}), "st", info.nlocals)
 
     def rank_fn(self, info) -> Callable[[State, int], object]:
         """A rank key as f(state, seat), the seat its `it`."""
-        return self.source.function(self.expr(info.expr).src, "st, seat", info.nlocals, {info.it_slot: "seat"})
+        return self.source.function(self.source.src(info.expr, {}), "st, seat", info.nlocals, {info.it_slot: "seat"})
 
 
 def _show_value(v) -> str:
