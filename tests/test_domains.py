@@ -1,5 +1,6 @@
 """Decisions' options written as generated loops (rulesdsl/compile/domains.py) give the very options the
-closures give: the same values, merged the same way, in the same order."""
+plain way gives (shortcuts=False: the domain's value, then its options sorted out): the same values,
+merged the same way, in the same order."""
 
 from __future__ import annotations
 
@@ -134,11 +135,11 @@ def _both(tmp_path):
     path = tmp_path / "options.rules"
     path.write_text(RULES)
     fast = rulesdsl.load(path, players=3)
-    slow = compile_program(check(rulesdsl.parse_files(path), 3, {}), codegen=False)
+    slow = compile_program(check(rulesdsl.parse_files(path), 3, {}), shortcuts=False)
     return fast, slow
 
 
-def test_generated_options_are_the_closures_options(tmp_path):
+def test_generated_options_are_the_plain_options(tmp_path):
     fast, slow = _both(tmp_path)
     assert fast.turn_options_fn is not None
     merged = 0

@@ -398,25 +398,25 @@ def test_a_runtime_error_in_the_other_way_of_an_if_names_its_line(tmp_path):
     assert "err.rules:12" in message and "division by zero" in message
 
 
-def _closures_only(path, players):
+def _plain(path, players):
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
 
-    return compile_program(check(rulesdsl.parse_files(path), players, {}), codegen=False)
+    return compile_program(check(rulesdsl.parse_files(path), players, {}), shortcuts=False)
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "games").glob("*.rules") if ".test." not in p.name))
-def test_generated_source_plays_as_the_closures_do(path):
-    # Generated Python (blocks, the turn's options, counts looked up in a table built before a
-    # loop) must give the very states the closures give, seed for seed.
-    # (Only the locals differ: closures leave a `where`'s last item in its slot, loops do not.)
+def test_generated_source_plays_as_the_plain_forms_do(path):
+    # The fast forms (the turn's options as loops, counts looked up in a table built before a
+    # loop, leaves and tails) must give the very states the plain forms give (shortcuts=False),
+    # seed for seed. (Only the locals differ: a frame's locals are left as they are.)
     def data(s):
         d = json.loads(s.to_json())
         d["stack"] = [f[:2] for f in d["stack"]]
         return d
 
     fast = rulesdsl.load(ROOT / "games" / path, players=4)
-    slow = _closures_only(ROOT / "games" / path, 4)
+    slow = _plain(ROOT / "games" / path, 4)
     assert fast.turn_options_fn is not None  # the generated one, not the fallback loop
     for seed in range(3):
         a, b = fast.new_game(seed), slow.new_game(seed)
@@ -465,15 +465,16 @@ NONE_PLAYER = (
     ("who.pts += 2", "'who' is none"),
     ("k = count(who.square)", "cannot read 'square' of a player who is none"),
 ])
-def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_closures(statement, message):
-    # Generated statements test for none in place (no helper call), with the closures' words and line.
+def test_a_player_who_is_none_is_the_same_error_in_generated_source_and_the_plain_forms(statement, message):
+    # Generated statements test for none in place (no helper call), with the plain forms' words and
+    # line (and with a log, where the statements' own functions run).
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
     text = NONE_PLAYER.replace("STATEMENT", statement)
-    for codegen in (True, False):
-        game = compile_program(check([parse_text(text, "nobody.rules")], None, {}), codegen=codegen)
+    for shortcuts in (True, False):
+        game = compile_program(check([parse_text(text, "nobody.rules")], None, {}), shortcuts=shortcuts)
         for log in (True, False):
             with pytest.raises(rulesdsl.RulesRuntimeError) as e:
                 game.new_game(1, log=log)
@@ -727,19 +728,34 @@ def test_an_error_in_a_leaf_written_in_its_caller_is_located_in_the_leaf(inner, 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.rules")
                                         if ".test." not in p.name and "prelude" not in p.parts))
 def test_every_expression_of_every_game_compiles_to_python(path):
-    # An expression whose generated source Python refuses still runs (as closures), but slowly and
-    # silently: two code generators meeting (a list written out, a copy's `[:]` cut off) once
-    # produced such source for `first(players from duty where ...)`.
+    # Every expression runs as the Python source written for it (there is no other way to run
+    # one): each expression of every game, on its own, compiles to a function carrying its
+    # source, and the game builds. (Python once refused the source written for
+    # `first(players from duty where ...)`: two code generators meeting.)
+    import attrs
+
+    from rulesdsl import ast
     from rulesdsl.checker import check
     from rulesdsl.compile import Compiler
 
+    def nodes(x):
+        if attrs.has(type(x)):
+            yield x
+            for field in attrs.fields(type(x)):
+                yield from nodes(getattr(x, field.name))
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                yield from nodes(y)
+
     for players in (2, 4, 7):
+        files = rulesdsl.parse_files(ROOT / path)
         try:
-            compiler = Compiler(check(rulesdsl.parse_files(ROOT / path), players, {}))
+            compiler = Compiler(check(files, players, {}))
         except rulesdsl.RulesError:
             continue  # not a player count of this game
         compiler.build()
-        assert compiler.refused == []
+        expressions = [e for e in nodes(files) if isinstance(e, ast.Expr) and id(e) in compiler.p.types]
+        assert expressions and all(compiler.expr(e).src for e in expressions)
 
 
 MIXED = """game "Mixed"
@@ -785,17 +801,17 @@ rank by highest it.pts, then lowest count(it.hand)
 """
 
 
-def test_a_game_of_loops_over_items_plays_as_the_closures_do():
+def test_a_game_of_loops_over_items_plays_as_the_plain_forms_do():
     # place, owner and knows of a loop's item, a define applied to each card of a hand, a search
     # over the players from a seat, `move all` from a zone worked out as the game goes, and the
-    # end (ranking ties, winners) as generated source: the same states as the closures, with and
+    # end (ranking ties, winners) as generated source: the same states as the plain forms, with and
     # without a log.
     from rulesdsl.checker import check
     from rulesdsl.compile import compile_program
     from rulesdsl.parser import parse_text
 
-    fast, slow = (compile_program(check([parse_text(MIXED, "mixed.rules")], None, {}), codegen=codegen)
-                  for codegen in (True, False))
+    fast, slow = (compile_program(check([parse_text(MIXED, "mixed.rules")], None, {}), shortcuts=shortcuts)
+                  for shortcuts in (True, False))
     ended = 0
     for seed in range(30):
         for log in (False, True):
@@ -809,6 +825,64 @@ def test_a_game_of_loops_over_items_plays_as_the_closures_do():
             assert a.to_json() == b.to_json()
             ended += len(a.winners) > 1 or len(set(a.ranking)) < 3
     assert ended > 0  # some games ended in a tie
+
+
+FORMS = """game "Forms"
+players 3..3
+card a(n)
+card b(n)
+cards in deck { 4 a(1), 4 a(2), 4 b(1), 4 b(3) }
+zone deck: stack, hidden
+zone hand per player: hand, private
+zone pile: stack, public
+var who: player = none
+define both(x: card, k: int) = x.n + k
+define tops = (players where top(it.hand) is a).seat
+define seen = count(players where knows(it, top(pile)))
+define plus = both(me.hand, 10)
+define whose = players where owner(top(it.hand)) == it and place(top(it.hand)) == count(it.hand)
+define nested = count((players where top(it.hand) is not a) where it != me)
+define label = match who { else: 5 }
+setup {
+    shuffle deck
+    deal 3 from deck to each hand
+}
+action play {
+    choose x in me.hand
+    move x to pile
+    who = next(me)
+}
+action draw { draw 1 from deck to me.hand }
+game ends when count(deck) == 0 or count(pile) > 8
+rank by highest count(it.hand)
+"""
+
+
+@pytest.mark.parametrize("shortcuts", [True, False])
+def test_forms_once_left_to_closures_give_the_values_python_gives(shortcuts):
+    # A kind test, knows, owner and place of a value read twice inside a loop (a name bound by
+    # `:=` each), such a loop as the list another comprehension walks (Python takes no `:=` there),
+    # and a two-parameter define applied to each card of a hand: worked out here in Python.
+    from rulesdsl.checker import check
+    from rulesdsl.compile import compile_program
+    from rulesdsl.parser import parse_text
+
+    game = compile_program(check([parse_text(FORMS, "forms.rules")], None, {}), shortcuts=shortcuts)
+    kind, n = game.card_kind, game.attrs["n"]
+    for seed in range(10):
+        s = game.new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            hands = [s.zones[game.zone_index("hand", p)] for p in range(3)]
+            pile = s.zones[game.zone_index("pile")]
+            tops = [p for p in range(3) if hands[p] and kind[hands[p][-1]] == 0]
+            assert game.defines["tops"](s) == [p + 1 for p in tops]
+            assert game.defines["seen"](s) == (sum(s.known[pile[-1]] >> p & 1 for p in range(3)) if pile else 0)
+            assert game.defines["plus"](s) == [n[c] + 10 for c in hands[s.current]]
+            assert game.defines["whose"](s) == [p for p in range(3) if hands[p]]
+            assert game.defines["nested"](s) == sum(1 for p in range(3) if p not in tops and p != s.current)
+            assert game.defines["label"](s) == 5
+            s.apply_index(rng.randrange(s.num_moves()))
 
 
 @pytest.mark.parametrize("name", ["nested_ends.rules", "tails.rules", "../../games/tempurra.rules",

@@ -132,8 +132,8 @@ class DomainWriter:
 
     def plan(self, e: ast.Expr, distinct, chooser: str, item: str) -> Plan:
 
-        if not self.c.codegen:
-            raise NoSource("closures only")
+        if not self.c.shortcuts:
+            raise NoSource("the plain way: options listed by the domain's value")
         if isinstance(e, ast.ListLit) and distinct is distinct_plain:
             try:  # a list of constants (`[true, false]`): its options are known now
                 values = pyast.literal_eval(self.sc.src(e, {}))

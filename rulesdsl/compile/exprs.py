@@ -4,8 +4,10 @@ A closure per node costs a Python call per node per evaluation; here an expressi
 Python expression instead (as Jinja turns templates into Python source). A `where` becomes a
 comprehension whose loop variable is the item, so `hand where it is plain and it.number == n`
 runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
-depend on the item are worked out once, before the loop, when that cannot fail. Anything this
-module does not handle falls back to the closure compiler (`NoSource`).
+depend on the item are worked out once, before the loop, when that cannot fail. Every expression
+is written here, and only here: the other writers (blocks, straight runs, options) put this
+source in their own lines, and what runs outside the machine (a define's value, a `show`, a rank
+key, an invariant) is a function made from it (SourceCompiler.function).
 """
 
 from __future__ import annotations
@@ -14,15 +16,16 @@ import ast as pyast
 import itertools
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR, ZONE, is_list
 from ..engine.state import GRID, LOCATED, STACK, bad_pick
 from ..errors import RulesRuntimeError
 from .runtime import _leaf_error
-from .source import _STRING, NoSource, env_list
-from .tree import MAX_RANGE, _children, _descendants, _descendants_nodes
+from .source import _STRING, env_list
+from .tree import MAX_RANGE, _children, _descendants, _descendants_nodes, _worth_caching
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 # Built-ins that cost no loop of their own when their argument is no `where`.
@@ -168,6 +171,19 @@ def _hist(keys: list) -> dict:
     return h
 
 
+def _each(body, st, env, k):
+    """A define applied to each item of its list argument (`points(me.square)`, the list of each
+    card's points): its arguments worked out once (`env`, the call's locals), then one call per
+    item that is not none, with the item in slot k."""
+    out = []
+    for item in env[k]:
+        if item is not None:
+            one = env[:]
+            one[k] = item
+            out.append(body(st, one))
+    return out
+
+
 def _range(a, b, limit):
     if b - a > limit:
         raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
@@ -200,7 +216,7 @@ MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players wh
 
 
 class SourceCompiler:
-    """Builds `lambda st, env: ...` from an expression, with the closure compiler as fallback."""
+    """Writes every expression as one Python expression, and makes functions of them."""
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
@@ -209,11 +225,18 @@ class SourceCompiler:
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
             "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
-            "_LOCATED": LOCATED, "_bad_pick": bad_pick,
+            "_LOCATED": LOCATED, "_bad_pick": bad_pick, "_each": _each,
         }
         self.consts: dict[int, str] = {}
         self.tables: dict = {}  # see shared
         self._counts = None
+        self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
+        # The fast forms (values worked out before a loop, counts joined, tables of each card's
+        # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
+        # each construct is written the plain way, the reference the tests compare them with.
+        self.fast = comp.shortcuts
+        self._bodies: dict[str, Callable] = {}  # per define with parameters: its body, f(st, locals)
+        self._values: dict[str, Callable] = {}  # per define without: its value, f(st, env)
 
     @property
     def counts(self):
@@ -225,10 +248,71 @@ class SourceCompiler:
 
     # -- entry
     def compile(self, e: ast.Expr) -> Callable:
-        src = self.src(e, {})
-        f = eval(f"lambda st, env: {src}", self.names)
-        f.src = src  # generated blocks inline the expression instead of calling f
+        """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
+        blocks write in place instead of calling f."""
+        return self.function(self.src(e, {}))
+
+    def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
+                 slots: dict[int, str] | None = None) -> Callable:
+        """A function of `params` returning the expression `src`; with `nlocals`, one that makes
+        its own locals each call (that many, `slots` set from its parameters: a rank key's `it`),
+        as a define's value, a `show`, a rank key or an invariant has. The one place where an
+        expression's source becomes a function."""
+        if nlocals is not None and "env" in src:
+            env = ["None"] * nlocals
+            for slot, name in (slots or {}).items():
+                env[slot] = name
+            src = f"(lambda env: {src})([{', '.join(env)}])"
+        f = eval(f"lambda {params}: {src}", self.names)
+        f.src = src
         return f
+
+    def standalone(self, e: ast.Expr) -> str:
+        """The source of `e` on its own, outside any loop being written: a define's body is one
+        function for every call, so no value worked out before some caller's loop stands in it."""
+        with self._outside_loops():
+            return self.src(e, {})
+
+    @contextmanager
+    def _outside_loops(self) -> Iterator[None]:
+        saved = dict(self.hoisted), dict(self.joins)
+        self.hoisted.clear()
+        self.joins.clear()
+        try:
+            yield
+        finally:
+            self.hoisted.update(saved[0])
+            self.joins.update(saved[1])
+
+    def define_body(self, name: str) -> Callable:
+        """A define's body, compiled once: f(state, locals), its parameters in the first slots."""
+        body = self._bodies.get(name)
+        if body is None:  # (defines are not recursive: the checker says so)
+            body = self._bodies[name] = self.function(self.standalone(self.c.p.defines[name].expr))
+        return body
+
+    def define_value(self, name: str) -> Callable:
+        """A define without parameters, compiled once: f(state, env), with locals of its own."""
+        value = self._values.get(name)
+        if value is None:
+            info = self.c.p.defines[name]
+            value = self._values[name] = self.function(self.standalone(info.expr), nlocals=info.nlocals)
+        return value
+
+    def temp(self) -> str:
+        """A new name for a value read twice (`(_b3 := x) is not None and kinds[_b3] == 2`): each
+        site its own, so a `:=` inside another one's value never overwrites it."""
+        self._temps += 1
+        return f"_b{self._temps}"
+
+    def over(self, seq: str, loop: Callable[[str], str]) -> str:
+        """`loop(seq)`, a comprehension over seq; where seq holds a `:=` (which Python takes in no
+        comprehension's iterable, however deep), the same comprehension over a name that a
+        lambda binds to seq's value, worked out first as it would be."""
+        if ":=" not in seq:
+            return loop(seq)
+        name = self.temp()
+        return f"(lambda {name}: {loop(name)})({seq})"
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
@@ -249,10 +333,7 @@ class SourceCompiler:
         hoisted = self.hoisted.get(id(e))
         if hoisted is not None:
             return hoisted
-        method = getattr(self, "s_" + type(e).__name__, None)
-        if method is None:
-            raise NoSource(type(e).__name__)
-        return method(e, items)
+        return getattr(self, "s_" + type(e).__name__)(e, items)
 
     def type(self, e: ast.Expr) -> str:
         return self.c.type(e)
@@ -286,14 +367,11 @@ class SourceCompiler:
             return f"st.zones[{zi}]"
         if kind == "define":
             info = self.c.p.defines[ref[1]]
-            if not info.params:
-                try:  # a define that reads no locals (its `where`s are loops) reads the same written in place
-                    src = self.src(info.expr, {})
-                    if "env" not in src and len(src) < 2000:
-                        return f"({src})"
-                except NoSource:
-                    pass
-            return f"{self.const(self.c._define_fn(ref[1]))}(st, env)"
+            if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
+                src = self.src(info.expr, {})
+                if "env" not in src and len(src) < 2000:
+                    return f"({src})"
+            return f"{self.const(self.define_value(ref[1]))}(st, env)"
         if kind == "builtin":
             name = ref[1]
             return {
@@ -304,7 +382,7 @@ class SourceCompiler:
                 "winners": "st.winners", "game_over": "st.over",
                 "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
             }[name]
-        raise NoSource(kind)
+        raise AssertionError(ref)
 
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
@@ -358,9 +436,9 @@ class SourceCompiler:
             if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
                 # `(S where C).x`: one comprehension, not a list of the cards and then their x.
                 var, seq, cond, hoisted = self.loop(e.obj, items)
-                if not any(":=" in v for _, v in hoisted):
-                    return f"[{table}[{var}] for {self.bind(hoisted)}{var} in {seq} if ({cond}) and {var} is not None]"
-            return f"[{table}[_c] for _c in {obj} if _c is not None]"
+                return self.bound_loop(hoisted, seq, lambda first, s: f"[{table}[{var}] for {first}{var} in {s} "
+                                                                      f"if ({cond}) and {var} is not None]")
+            return self.over(obj, lambda s: f"[{table}[_c] for _c in {s} if _c is not None]")
         name = e.name
         if name == "seat":
             one = "({p} + 1)"
@@ -376,8 +454,9 @@ class SourceCompiler:
             one = f"st.vars[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
-                return f"[_c for _p in {obj} if _p is not None for _c in {one.format(p='_p')} if _c is not None]"
-            return f"[{one.format(p='_p')} for _p in {obj} if _p is not None]"
+                return self.over(obj, lambda s: f"[_c for _p in {s} if _p is not None "
+                                                f"for _c in {one.format(p='_p')} if _c is not None]")
+            return self.over(obj, lambda s: f"[{one.format(p='_p')} for _p in {s} if _p is not None]")
         return one.format(p=self.player(e.obj, obj, name))
 
     @staticmethod
@@ -404,12 +483,12 @@ class SourceCompiler:
         if ref is not None and ref[0] == "define":
             info = self.c.p.defines[e.func]
             if len(ref) > 2 and ref[2] is not None:
-                return self.each_define(info, e, items)
+                return self.each_define(info, e, ref[2], items)
             args = [self.src(a, items) for a in e.args]
             inlined = self.inline_define(info, args)
             if inlined is not None:
                 return inlined
-            body = self.const(self.c._define_body(e.func))
+            body = self.const(self.define_body(e.func))
             return f"{body}(st, {env_list(args, info.nlocals)})"
         f = e.func
         join = self.joins.get(id(e))
@@ -427,7 +506,7 @@ class SourceCompiler:
         x = a[0]
         g = self.c.g
         n = g.players
-        if f in ("any", "empty", "count") and len(a) == 1:
+        if f in ("any", "empty", "count") and len(a) == 1 and self.fast:
             places = _grid_places(x)
             if places != x:  # a grid's cards: its places tested in C, no list of them
                 if pure(places):
@@ -442,7 +521,7 @@ class SourceCompiler:
             "top": f"({x} or [None])[-1]", "last": f"({x} or [None])[-1]", "first": f"({x} or [None])[0]",
             "bottom": f"({x} or [None])[0]",
             "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
-            "sorted": f"sorted(_v for _v in {x} if _v is not None)", "abs": f"abs({x})",
+            "sorted": self.over(x, lambda s: f"sorted(_v for _v in {s} if _v is not None)"), "abs": f"abs({x})",
         }
         if f in simple:
             return simple[f]
@@ -453,16 +532,17 @@ class SourceCompiler:
             return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
         owner = self.const(g.zone_owner)
         if f == "owner":
-            return self.of_card(e, x, items, lambda c: f"None if {owner}[st.loc[{c}]] < 0 else {owner}[st.loc[{c}]]")
+            return self.of_card(x, lambda c: f"None if {owner}[st.loc[{c}]] < 0 else {owner}[st.loc[{c}]]")
         if f == "place":
-            return self.of_card(e, x, items, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
+            return self.of_card(x, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
         if f == "knows":
             if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
                 tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
                 return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
-            return f"((_o := {a[1]}) is not None and (_q := {x}) is not None and bool(st.known[_o] >> _q & 1))" \
-                if not items else self.fallback(e)
-        raise NoSource(f)
+            card, seat = self.temp(), self.temp()
+            return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
+                f"and bool(st.known[{card}] >> {seat} & 1))"
+        raise AssertionError(f)
 
     def card_table(self, w: ast.Where, items, value) -> list | None:
         """A table of `value(card, C holds for it)` for every card, for a `where` over a pile or a
@@ -476,49 +556,45 @@ class SourceCompiler:
         var = f"_i{slot}"
         inner = dict(items)
         inner[slot] = var
-        try:
-            cond = self.src(w.cond, inner)
-        except NoSource:
-            return None
-        held = self.card_values(cond, var)
+        held = self.card_values(self.src(w.cond, inner), var)
         return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
     def inline_define(self, info, args: list[str]) -> str | None:
         """A define applied to loop items (`playable(card)` in a `where`), written in place with its
         parameters read from the items: no call, no list of locals. Only for items (names that
         are evaluated already and never none) that no loop inside the define hides."""
+        if not self.fast:
+            return None  # (the plain reference calls the define's body)
         if not args or len(args) != len(info.params) or not all(re.fullmatch(r"_i\d+", a) for a in args):
             return None
         if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
                 & set(args):
             return None
-        try:
-            src = self.src(info.expr, dict(enumerate(args)))
-        except NoSource:
-            return None
+        src = self.src(info.expr, dict(enumerate(args)))
         return f"({src})" if "env" not in src and len(src) < 2000 else None
 
-    def each_define(self, info, e: ast.Call, items) -> str:
-        """A one-parameter define applied to each item of a list (`points(p.square)`): one
-        comprehension over the list, none skipped, with the define written in place."""
-        if len(e.args) != 1:
-            raise NoSource("define applied to each item")
-        seq = self.src(e.args[0], items)
-        seq = _grid_places(seq)  # (the loop below skips empty places itself)
+    def each_define(self, info, e: ast.Call, spread: int, items) -> str:
+        """A define applied to each item of a list (`points(p.square)`): for one parameter, one
+        comprehension over the list, none skipped, with the define written in place; else its
+        arguments worked out once and one call of its body per item (`_each`)."""
+        args = [self.src(a, items) for a in e.args]
         self.spread_vars = getattr(self, "spread_vars", 0) + 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
-        body = self.inline_define(info, [var])
+        body = self.inline_define(info, [var]) if len(args) == 1 else None
         if body is None:
-            raise NoSource("define applied to each item")
+            return f"_each({self.const(self.define_body(e.func))}, st, {env_list(args, info.nlocals)}, {spread})"
+        seq = _grid_places(args[0])  # (the loop below skips empty places itself)
         table = self.card_values(body, var) if self.type(e.args[0]) in (ZONE, "list[card]") else None
         if table is not None:  # (about the card alone: its value for every card, worked out now)
-            return f"[{self.const(table)}[{var}] for {var} in {seq} if {var} is not None]"
-        return f"[{body} for {var} in {seq} if {var} is not None]"
+            return self.over(seq, lambda s: f"[{self.const(table)}[{var}] for {var} in {s} if {var} is not None]")
+        return self.over(seq, lambda s: f"[{body} for {var} in {s} if {var} is not None]")
 
     def card_values(self, src: str, var: str) -> list | None:
         """The value of expression `src` for every card as `var`, if it reads nothing but the card,
         constants, constant tables (`_k...`) and its own `:=` names (no call, no state) and fails
         for no card; else None. What a loop would work out card by card, worked out now."""
+        if not self.fast:
+            return None
         try:
             tree = pyast.parse(src, mode="eval")
         except SyntaxError:
@@ -537,17 +613,15 @@ class SourceCompiler:
         except Exception:  # (it fails for some card: left to the loop, which fails as it did)
             return None
 
-    def of_card(self, e: ast.Expr, x: str, items, body) -> str:
+    def of_card(self, x: str, body: Callable[[str], str]) -> str:
         """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
-        and a plain read may be read twice (no `:=`, which a comprehension's loop may refuse)."""
+        and a plain read may be read twice; anything else is read once, into a name of its own."""
         if _item(x):
             return f"({body(x)})"
         if pure(x):
             return f"(None if {x} is None else {body(x)})"
-        return self.fallback(e) if items else f"(None if (_o := {x}) is None else {body('_o')})"
-
-    def fallback(self, e: ast.Expr) -> str:
-        raise NoSource(type(e).__name__)
+        c = self.temp()
+        return f"(None if ({c} := {x}) is None else {body(c)})"
 
     def s_Unary(self, e: ast.Unary, items):
         x = self.src(e.operand, items)
@@ -578,6 +652,8 @@ class SourceCompiler:
         `sum((Z where C).x)` (x, or 0), `count(Z where C)` (1 or 0), and sums and differences of
         them (`sum((Z where A).x) + count(Z where B)`: one table, one pass, where each term was a
         pass); None for anything else."""
+        if not self.fast:
+            return None
         if id(e) in self.hoisted:
             return None
         if isinstance(e, ast.Binary) and e.op in ("+", "-"):
@@ -604,6 +680,8 @@ class SourceCompiler:
 
     def one_of(self, e: ast.Binary, items) -> str | None:
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
+        if not self.fast:
+            return None
         terms: list[ast.Expr] = []
 
         def disjuncts(node) -> None:
@@ -644,11 +722,10 @@ class SourceCompiler:
             if e.negate:
                 return f"({x} is None or {kinds}[{x}] != {k})"
             return f"({x} is not None and {kinds}[{x}] == {k})"
-        if items:
-            raise NoSource("kind test of a value that may be none, inside a loop")
+        c = self.temp()
         if e.negate:
-            return f"((_o := {x}) is None or {kinds}[_o] != {k})"
-        return f"((_o := {x}) is not None and {kinds}[_o] == {k})"
+            return f"(({c} := {x}) is None or {kinds}[{c}] != {k})"
+        return f"(({c} := {x}) is not None and {kinds}[{c}] == {k})"
 
     def s_Range(self, e: ast.Range, items):
 
@@ -661,8 +738,6 @@ class SourceCompiler:
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
 
     def s_Match(self, e: ast.Match, items):
-        if self.type(e.subject) not in (INT, STR, BOOL):
-            raise NoSource("match")
         x = self.src(e.subject, items)
         results = [(value, self.src(result, items)) for value, result in e.cases]
         default = self.src(e.default, items) if e.default is not None else "None"
@@ -671,9 +746,20 @@ class SourceCompiler:
             for value, result in reversed(e.cases):
                 table[value] = result.value if not isinstance(result, ast.NoneLit) else None
             return f"{self.const(table)}.get({x}, {default})"
-        # The first case equal to the subject (as the closure's table lookup finds it).
+        if self.type(e.subject) not in (INT, STR, BOOL):
+            # A value of another type (`none`, one of no known type) is found by hash, as in the
+            # table above (a list is no key, and fails as one): the number of its case, or -1.
+            numbers: dict = {}
+            for i in range(len(e.cases) - 1, -1, -1):
+                numbers[e.cases[i][0]] = i
+            x = f"{self.const(numbers)}.get({x}, -1)"
+            results = [(i, r) for i, (_, r) in enumerate(results)]
+            if not results:  # (the subject is still worked out, and looked up)
+                return f"({x}, {default})[1]"
+        # The first case equal to the subject (as a table lookup finds it).
         if not pure(x):
-            first, rest = f"(_m := {x})", "_m"
+            m = self.temp()
+            first, rest = f"({m} := {x})", m
         else:
             first = rest = x
         out = default
@@ -690,14 +776,26 @@ class SourceCompiler:
             # Z, empty places counted), one slice instead of a search for each card's place.
             var = f"_i{self.c.p.slots[id(e)]}"
             places = _grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
-            return f"[{var} for {var} in {places}[:{first}] if {var} is not None]"
+            return self.over(places, lambda s: f"[{var} for {var} in {s}[:{first}] if {var} is not None]")
         var, seq, cond, hoisted = self.loop(e, items)
+        return self.bound_loop(hoisted, seq, lambda first, s: f"[{var} for {first}{var} in {s} if {cond}]")
+
+    def bound_loop(self, hoisted: list[tuple[str, str]], seq: str, write: Callable[[str, str], str]) -> str:
+        """The comprehension `write(first, seq)` writes (`first` the start of its first `for`),
+        with the values worked out before its loop bound by that `for` (see bind). Python takes
+        no `:=` in a comprehension's iterable: where a value or seq holds one, they are a lambda's
+        arguments instead (seq worked out last, as the loop would)."""
+        if ":=" in seq:
+            name = self.temp()
+            hoisted, seq = [*hoisted, (name, seq)], name
         if any(":=" in v for _, v in hoisted):
-            return self.wrap(hoisted, f"[{var} for {var} in {seq} if {cond}]")
-        return f"[{var} for {self.bind(hoisted)}{var} in {seq} if {cond}]"
+            return self.wrap(hoisted, write("", seq))
+        return write(self.bind(hoisted), seq)
 
     def first_places(self, e: ast.Where) -> int | None:
         """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
+        if not self.fast:
+            return None
         c = e.cond
         if self.zone_spec(e.seq) is None or not (isinstance(c, ast.Binary) and c.op in ("<=", "<")):
             return None
@@ -715,7 +813,7 @@ class SourceCompiler:
         eager = self.short(w)
         n = self.c.g.players
         # (each seat is put in for the item's name: not where a text holds that name)
-        plain = ":" not in _STRING.sub("''", cond) and not any(var in t for t in _STRING.findall(cond))
+        plain = self.fast and ":" not in _STRING.sub("''", cond) and not any(var in t for t in _STRING.findall(cond))
         if not hoisted and plain and isinstance(w.seq, ast.PlayersExpr) \
                 and n <= MAX_WRITTEN and len(cond) * n <= 4000:
             if w.seq.start is None:
@@ -727,21 +825,19 @@ class SourceCompiler:
                 if self.player(w.seq.start, start, "players from") == start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
-        if f in ("count", "any", "empty") and not hoisted and self.zone_spec(w.seq) is not None:
+        if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None:
             lookup = _LOOKUP.fullmatch(cond)
             if lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
                     and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
                 return self.matching(f, lookup, seq)
-        if any(":=" in v for _, v in hoisted):  # Python takes no `:=` in a comprehension's iterable
-            return self.wrap(hoisted, self.scan_body(f, var, seq, cond, [], eager))
-        return self.scan_body(f, var, seq, cond, hoisted, eager)
+        return self.bound_loop(hoisted, seq, lambda first, s: self.scan_body(f, var, s, cond, first, eager))
 
-    def scan_body(self, f: str, var: str, seq: str, cond: str, hoisted: list[tuple[str, str]],
-                  eager: bool = False) -> str:
-        """A count, a test or a search over a `where`. A list comprehension is quicker than a
-        generator that stops early (one call, no resuming) on a short list with a cheap test that
-        cannot fail (`eager`); a count goes over every item anyway."""
-        loop = f"{self.bind(hoisted)}{var} in {seq} if {cond}"
+    def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
+        """A count, a test or a search over a `where` (`first`: the start of its `for`, see
+        bound_loop). A list comprehension is quicker than a generator that stops early (one call,
+        no resuming) on a short list with a cheap test that cannot fail (`eager`); a count goes
+        over every item anyway."""
+        loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
         if eager:
@@ -753,7 +849,7 @@ class SourceCompiler:
         if f == "empty":
             return f"(not any(True for {loop}))"
         if f in ("top", "last"):
-            loop = f"{self.bind(hoisted)}{var} in reversed({seq}) if {cond}"
+            loop = f"{first}{var} in reversed({seq}) if {cond}"
         return f"next(({var} for {loop}), None)"
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
@@ -765,10 +861,7 @@ class SourceCompiler:
                 and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
                 and not isinstance(e.args[0].seq, ast.PlayersExpr)):
             return None
-        try:
-            var, seq, cond, hoisted = self.loop(e.args[0], {})
-        except NoSource:
-            return None
+        var, seq, cond, hoisted = self.loop(e.args[0], {})
         if e.func in ("top", "last"):
             seq = f"reversed({seq})"
         faced = None if hoisted else self.counts.face_test(e.args[0], var)
@@ -790,10 +883,7 @@ class SourceCompiler:
         g = self.c.g
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
             return None
-        try:
-            var, seq, cond, hoisted = self.loop(w, {})
-        except NoSource:
-            return None
+        var, seq, cond, hoisted = self.loop(w, {})
         lines = [f"{n} = ({v})" for n, v in hoisted]
         lookup = _LOOKUP.fullmatch(cond)
         if pure(seq) and lookup is not None and lookup.group(2) == var \
@@ -801,7 +891,7 @@ class SourceCompiler:
             lines.append(f"if {self.matching('any', lookup, seq)}:")
         else:
             lines.append("if True:")
-        return lines, f"[{var} for {var} in {seq} if {cond}]"
+        return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
     def matching(self, f: str, lookup: re.Match, seq: str) -> str:
         """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
@@ -846,6 +936,8 @@ class SourceCompiler:
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
         cannot fail? Then testing every item costs less than stopping at the first match."""
+        if not self.fast:
+            return False
 
         seq = w.seq
         g = self.c.g
@@ -897,7 +989,7 @@ class SourceCompiler:
         if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
             seq = f"range({self.c.g.players})" if e.seq.start is None else seq.removesuffix("[:]")
         if isinstance(e.seq, ast.ListLit):
-            seq = f"[_x for _x in {seq} if _x is not None]"
+            seq = self.over(seq, lambda s: f"[_x for _x in {s} if _x is not None]")
         return seq
 
     def loop(self, e: ast.Where, items: dict[int, str]):
@@ -907,10 +999,12 @@ class SourceCompiler:
         inner = dict(items)
         inner[slot] = var
         hoisted: list[tuple[str, str]] = []
-        parts = [p for p in self.c._invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)]
+        parts = [p for p in self.invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)] \
+            if self.fast else []
         joins = {}
         inside: set[int] = set()  # nodes of the joined counts: never compiled in place
-        for node, name, hist, key, pieces in self.join_candidates(e, {id(p) for p in parts}, items):
+        for node, name, hist, key, pieces in (self.join_candidates(e, {id(p) for p in parts}, items)
+                                              if self.fast else ()):
             hoisted.append((name, hist))
             joins[id(node)] = (name, key)
             self.join_parts[name] = pieces
@@ -938,6 +1032,36 @@ class SourceCompiler:
                 del self.joins[k]
         return var, seq, cond, hoisted
 
+    def invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
+        """The largest sub-expressions of a loop's condition that do not depend on its item (in
+        `slot`) and are worth working out once, before the loop (`current_number` in
+        `it.number == current_number`)."""
+        refs, slots = self.c.p.refs, self.c.p.slots
+        varying = {slot} | {slots[id(n)] for n in _descendants_nodes(cond) if isinstance(n, ast.Where)}
+        out: list[ast.Expr] = []
+
+        def walk(node) -> set[int]:
+            """What node depends on: the item, inner binders it reads outside their own `where`
+            (an inner `where` as a whole does not depend on its own binder: `min((players where
+            it != me).score)` is the same for every item), or chance (-1). Empty: invariant."""
+            kids = list(_children(node))
+            deps = [walk(k) for k in kids]
+            ref = refs.get(id(node)) if isinstance(node, ast.Name) else None
+            free = set().union(*deps)
+            if ref is not None and ref[0] == "local" and ref[1] in varying:
+                free.add(ref[1])
+            if isinstance(node, ast.Call) and node.func == "random":
+                free.add(-1)
+            if isinstance(node, ast.Where) and id(node) in slots:
+                free.discard(slots[id(node)])
+            if free:
+                out.extend(k for k, d in zip(kids, deps, strict=True) if not d and _worth_caching(k, refs))
+            return free
+
+        if not walk(cond) and _worth_caching(cond, refs):
+            out.append(cond)
+        return out
+
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
         """The parts of defines applied to items in `cond` (written in place, see inline_define)
         that do not depend on their parameter (`top_rank` in `playable(card)`): worked out once,
@@ -953,10 +1077,7 @@ class SourceCompiler:
                 info = self.c.p.defines[node.func]
                 if len(info.params) == 1 and len(node.args) == 1 \
                         and re.fullmatch(r"_i\d+", self.src(node.args[0], inner) or ""):
-                    # Its body as a function of its own first, while none of its parts stands for
-                    # a name of this loop (a call with another argument uses it).
-                    self.c._define_body(node.func)
-                    out.extend(self.c._invariant_parts(info.expr, 0))
+                    out.extend(self.invariant_parts(info.expr, 0))
             for k in _children(node):
                 visit(k)
 
@@ -1061,8 +1182,8 @@ class SourceCompiler:
                 inner[slot] = var
                 test = " and ".join(f"({self.src(r, inner)})" for r in rest)
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
-                hist = f"_hist([{key_src} for {var} in {seq}"
-                hist += f" if {test}])" if test else "])"
+                tail = f" if {test}])" if test else "])"
+                hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
                 return hist, value, (var, seq, test, key_src)
         return None
 

@@ -43,7 +43,7 @@ from .tree import (
 
 
 class Compiler(Skeleton, Statements, Closures):
-    def __init__(self, prog: Program, names: list[str] | None = None, codegen: bool = True, shortcuts: bool = True,
+    def __init__(self, prog: Program, names: list[str] | None = None, shortcuts: bool = True,
                  limits: dict[str, int] | None = None):
         self.p = prog
         self.g = Game()
@@ -64,10 +64,7 @@ class Compiler(Skeleton, Statements, Closures):
         self.stmt_ops: dict[int, tuple[Code, int, int]] = {}
         self.parts: dict[int, Fn] = {}
         self.hook_codes: dict[str, int] = {}
-        self.refused: list = []  # expressions whose generated source did not compile (they run as closures)
-        self.hoist: dict[int, tuple[list, int]] = {}
-        self.codegen = codegen
-        self.shortcuts = shortcuts  # leaves and tails (see compile_program)
+        self.shortcuts = shortcuts  # leaves, tails, option loops, counted options (see compile_program)
         self.source = SourceCompiler(self)
 
     def count_writer(self) -> CountWriter:
@@ -88,7 +85,7 @@ class Compiler(Skeleton, Statements, Closures):
         self._cards()
         self._zones()
         g.prepare()
-        if self.codegen and self.shortcuts:  # (read by straight runs alone)
+        if self.shortcuts:  # (read by straight runs alone)
             g.count_hands(counted_zones(self))
         self._vars()
         # Which cells of the state's variables and counters may hold a card or a list of cards:
@@ -97,10 +94,10 @@ class Compiler(Skeleton, Statements, Closures):
         g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
         for name, info in p.defines.items():
             if not info.params:
-                g.defines[name] = _no_locals(self._define_fn(name))
+                g.defines[name] = self.value_of(name)
         g.statistics = [(info.name, _located_part(self.cond_fn(info), info.expr.span, True), info.type)
                         for info in p.statistics]
-        g.shows = [(name, _located_part(_no_locals(self._show_fn(name)),
+        g.shows = [(name, _located_part(self.value_of(name),
                                         p.defines[name].expr.span if name in p.defines else None),
                     self._show_type(name))
                    for name in p.shows]
@@ -152,7 +149,7 @@ class Compiler(Skeleton, Statements, Closures):
         g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
         g.namespace = self.source.names
-        if self.codegen and self.shortcuts:  # (the others are the slow ways, kept to test against)
+        if self.shortcuts:  # (without, the slow way, kept to test against)
             g.make_straight = lambda: self
         g.const = self.source.const
         for code in g.codes:
@@ -183,8 +180,7 @@ class Compiler(Skeleton, Statements, Closures):
         return ScenarioRt(sc.name, sc.span, sc.players, sc.seed, dict(sc.params), steps)
 
     def _zone_no_locals(self, e: ast.Expr) -> Callable[[State], int]:
-        f = self.zone(e)
-        return lambda st: f(st, [])
+        return self.source.function(self.zone(e).src, "st", 0)
 
     def _explain(self, e: ast.Expr, nlocals: int) -> Callable[[State], str]:
         """For a failed `expect`: the values of the two sides of a comparison, in words."""
@@ -298,26 +294,17 @@ class Compiler(Skeleton, Statements, Closures):
     def fresh(self, info) -> str:
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
         f = self.expr(info.expr)
-        src = getattr(f, "src", None)
-        if src is not None and "env" not in src:
-            return f"({src})"  # it uses no locals: the block's own are as good
+        if "env" not in f.src:
+            return f"({f.src})"  # it uses no locals: the block's own are as good
         return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 
     def cond_fn(self, info) -> Callable[[State], object]:
-        f = self.expr(info.expr)
-        nlocals = info.nlocals
-        return lambda st: f(st, [None] * nlocals)
+        """An ExprInfo's expression as f(state), with locals of its own."""
+        return self.source.function(self.source.src(info.expr, {}), "st", info.nlocals)
 
     def rank_fn(self, info) -> Callable[[State, int], object]:
-        f = self.expr(info.expr)
-        nlocals, slot = info.nlocals, info.it_slot
-
-        def key(st, seat):
-            env = [None] * nlocals
-            env[slot] = seat
-            return f(st, env)
-
-        return key
+        """A rank key as f(state, seat), the seat its `it`."""
+        return self.source.function(self.source.src(info.expr, {}), "st, seat", info.nlocals, {info.it_slot: "seat"})
 
 
 def _show_value(v) -> str:
@@ -340,11 +327,13 @@ def _fingerprint(p: Program, g: Game) -> str:
     return h.hexdigest()[:16]
 
 
-def compile_program(prog: Program, names: list[str] | None = None, codegen: bool = True,
-                    shortcuts: bool = True, limits: dict[str, int] | None = None) -> Game:
-    """`codegen=False` keeps every expression as closures; `shortcuts=False` gives every call a
-    frame and every early return a trip through the machine (no leaves, no tails). Both are slower,
-    for tests that compare them with the fast forms. `limits` raises or lowers the limits of a
-    run (limits.py); they are written into the generated code."""
-    return Compiler(prog, names, codegen, shortcuts, limits).build()
+def compile_program(prog: Program, names: list[str] | None = None, shortcuts: bool = True,
+                    limits: dict[str, int] | None = None) -> Game:
+    """`shortcuts=False` gives every call a frame and every early return a trip through the
+    machine (no leaves, no tails), lists a decision's options by its domain's value (no option
+    loops, no counted options) and writes each expression the plain way (nothing worked out
+    before a loop, no tables of each card's value, a define called, not written in place):
+    slower, the reference the tests compare the fast forms with. `limits` raises or lowers the
+    limits of a run (limits.py); they are written into the generated code."""
+    return Compiler(prog, names, shortcuts, limits).build()
 

@@ -15,10 +15,6 @@ from ..errors import RulesRuntimeError
 Fn = Callable[[State, list], object]
 
 
-_UNSET = object()
-
-
-
 def _card_holes(cards: Fn) -> Fn:
     def part(st, env):
         cs = cards(st, env)

@@ -264,7 +264,7 @@ class Skeleton:
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
         run with other actions' (its other lines stay in its turn)."""
-        if a.cond is not None or not self.codegen:
+        if a.cond is not None or not self.shortcuts:
             return None
         if a.lead is None:
             return Plan(post=[f"opts.append(({ai}, None))"])

@@ -7,7 +7,8 @@ import re
 
 
 class NoSource(Exception):
-    """This expression is left to the closure compiler."""
+    """A writer of a special form (an option loop, a counted option) does not write this one:
+    its caller writes the general form (the expression's own source) instead."""
 
 
 # A Python string literal in generated source (its text is never renamed).
