@@ -19,7 +19,7 @@ what `random.Random(seed).randrange` would give, without its two Python calls).
 
 Written for speed, as one would write a simulator of one game: a card is an int 0-51 (rank =
 card % 13, A = 0 .. K = 12; suit = card // 13, in the order spades, hearts, diamonds, clubs), a
-square is a list of places holding a card or None (an empty place stays, M7), piles are lists.
+square is a list of places holding a card or EMPTY (an empty place stays, M7), piles are lists.
 Each seat also keeps the list of its square's non-empty places, in order: those are the options
 of most decisions (a snap window asks every seat), so they are kept up to date where a place
 empties or is added (rare) rather than listed again at each decision. Who knows each card is a
@@ -37,13 +37,18 @@ SQUARE_SIZE = 4  # M2
 PEEK_COUNT = 2  # M3: places 1 and 2, the row nearest the player
 WINNING_TOTAL = 5  # M10
 RANK_7, RANK_8, RANK_9, RANK_10, RANK_J, RANK_Q, RANK_K = 6, 7, 8, 9, 10, 11, 12
-RANK = tuple(c % 13 for c in range(52))
+EMPTY = 52  # an empty place of a square (M7): a card of no rank that scores 0
+RANK = tuple(c % 13 for c in range(52)) + (-1,)
 # M9: A = 1, 2-10 their number, J and Q = 10, black K (spades, clubs) = 15, red K = 0.
 POINTS = tuple(
     (15 if suit in (0, 3) else 0) if rank == RANK_K else min(rank + 1, 10)
     for suit in range(4) for rank in range(13)
-)
+) + (0,)
 BLACK_KING = tuple(c % 13 == RANK_K and c // 13 in (0, 3) for c in range(52))
+# SEATS[n][0][me]: the seats in the order a snap window asks them after me's turn, from the next
+# one, ending with me; SEATS[n][1][me]: the same without me (the opponents, for the powers).
+SEATS = {n: ([[(me + k) % n for k in range(1, n + 1)] for me in range(n)],
+             [[(me + k) % n for k in range(1, n)] for me in range(n)]) for n in range(2, 7)}
 
 
 def refill(deck: list[int], discard: list[int], known: list[int], shuffle) -> None:
@@ -76,22 +81,21 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
     known = [0] * 52  # who knows each card: a bitmask of seats
     bits, widths, shuffle = chance(seed, rng, known)
     pick = picker(bits, widths)  # the rare decisions (powers, the first player); the others draw inline
+    and_one = widths[1:]  # and_one[m]: the bits to draw for m options and one more (`pass`, `play`)
 
     deck = list(range(52))  # M1
     shuffle(deck)
-    squares: list[list] = [[] for _ in range(n)]
-    for _ in range(SQUARE_SIZE):  # M2
-        for p in range(n):
-            squares[p].append(deck.pop())
+    # M2: dealt one at a time from the top (the end of the list), round the table, 4 times.
+    top = len(deck) - 1
+    squares = [deck[top - p:top - n * SQUARE_SIZE:-n] for p in range(n)]
+    del deck[-n * SQUARE_SIZE:]
     discard = [deck.pop()]
     known[discard[0]] = everyone
     for p in range(n):  # M3: the near row, in secret
         for c in squares[p][:PEEK_COUNT]:
             known[c] |= 1 << p
     places = [list(range(SQUARE_SIZE)) for _ in range(n)]  # each square's non-empty places
-    # The seats in the order a snap window asks them after `me`'s turn: from the next, ending with me.
-    window = [[(me + k) % n for k in range(1, n + 1)] for me in range(n)]
-    opponents = [seats[:-1] for seats in window]
+    window, opponents = SEATS[n]
     rank_of = RANK
 
     caller = -1
@@ -124,10 +128,9 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
                 card = deck.pop()
                 known[card] |= 1 << me  # seen only by the drawer
                 moves += 1  # `swap N` or `play`
-                k = own + 1
-                w = widths[k]
+                w = and_one[own]
                 j = bits(w)
-                while j >= k:
+                while j > own:
                     j = bits(w)
                 if j < own:  # M5b: keep it; the card it replaces goes face up on the pile
                     place = mine[j]
@@ -176,14 +179,12 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
         if discarded:  # M7a: the snap window
             rank = rank_of[discard[-1]]
             claimant = -1
-            for p in window[me]:  # from the next player, ending with this turn's
+            for p in window[me]:  # from the next player, ending with this turn's: `snap N` or `pass`
                 hers = places[p]
                 m = len(hers)
-                k = m + 1
-                moves += 1  # `snap N` or `pass`
-                w = widths[k]
+                w = and_one[m]
                 j = bits(w)
-                while j >= k:
+                while j > m:
                     j = bits(w)
                 if j < m:
                     sq = squares[p]
@@ -191,7 +192,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
                     card = sq[place]
                     known[card] = everyone  # right or wrong, the card is shown
                     if rank_of[card] == rank:  # M7: the first correct snap claims the window
-                        sq[place] = None
+                        sq[place] = EMPTY
                         del hers[j]
                         discard.append(card)
                         claimant = p
@@ -201,16 +202,16 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
                             refill(deck, discard, known, shuffle)
                         hers.append(len(sq))
                         sq.append(deck.pop())
+            moves += n if claimant < 0 else (claimant - me - 1) % n + 1  # the seats that were asked
             if claimant >= 0:  # the claimant goes on alone, one card at a time
                 sq = squares[claimant]
                 hers = places[claimant]
                 while hers:
                     m = len(hers)
-                    k = m + 1
                     moves += 1
-                    w = widths[k]
+                    w = and_one[m]
                     j = bits(w)
-                    while j >= k:
+                    while j > m:
                         j = bits(w)
                     if j == m:
                         break
@@ -218,7 +219,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
                     card = sq[place]
                     known[card] = everyone
                     if rank_of[card] == rank:
-                        sq[place] = None
+                        sq[place] = EMPTY
                         del hers[j]
                         discard.append(card)
                     else:
@@ -234,8 +235,8 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
         if caller == me:  # M6: everyone else has had one more turn
             break
     # M9, M10
-    scores = [sum(POINTS[s[i]] for i in places[p]) for p, s in enumerate(squares)]
-    low = min(scores[p] for p in range(n) if p != caller)
+    scores = [sum(map(POINTS.__getitem__, s)) for s in squares]
+    low = min([s for p, s in enumerate(scores) if p != caller])
     if scores[caller] <= WINNING_TOTAL and scores[caller] < low:
         winners = [caller]
     else:

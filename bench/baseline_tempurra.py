@@ -33,10 +33,13 @@ read); an eat, which draws several cards, is a call.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from picks import chance, picker
 
 PLUS, REVERSE, CHOOSE, INDIGESTION = 8, 9, 10, 11
 DISHES = (2, 3, 4, 5, 6, 7)
+DISH_COUNTS = slice(DISHES[0], DISHES[-1] + 1)  # a hand's counts of its dishes, in DISHES' order
 ACTIONS = (PLUS, REVERSE, CHOOSE)
 # T1, T2: 14 twos, 14 threes, 12 fours, 12 fives, 10 sixes, 10 sevens; 7 "+1", 5 reverse, 5 choose.
 DECK = [2] * 14 + [3] * 14 + [4] * 12 + [5] * 12 + [6] * 10 + [7] * 10 + [PLUS] * 7 + [REVERSE] * 5 + [CHOOSE] * 5
@@ -51,7 +54,7 @@ EAT, SERVE, SKIP_BASE = 0, 1, 20
 # bit per card: an action card held (`play`), a dish number held twice (`skip`).
 SERVE_BIT = 1
 BIT = [0] * 12
-NEED = [0] * 12  # how many of a card give its option
+NEED = [1 << 30] * 12  # how many of a card give its option (indigestion: none)
 for _k, _card in enumerate((*ACTIONS, *DISHES)):
     BIT[_card] = 2 << _k
     NEED[_card] = 1 if _card in ACTIONS else 2
@@ -79,6 +82,8 @@ def eat(p: int, amount: int, hands: list[list[int]], shown: list[list[int]], siz
     refilling the draw pile (T8c); all but indigestion go to p's hand, known to everyone (T8a,
     T8b). Returns how many indigestion cards came up."""
     hand, seen = hands[p], shown[p]
+    need, bit = NEED, BIT
+    options = opts[p]  # an eat only adds cards: a bit can only be set, by a card it draws
     got = 0
     while amount:
         if not draw:  # T8c: the discard pile becomes the draw pile
@@ -95,11 +100,13 @@ def eat(p: int, amount: int, hands: list[list[int]], shown: list[list[int]], siz
         for c in cards:  # an indigestion card is counted in its own slot, then taken out
             hand[c] += 1
             seen[c] += 1
+            if hand[c] == need[c]:
+                options |= bit[c]
     sick = hand[INDIGESTION]
     if sick:
         hand[INDIGESTION] = seen[INDIGESTION] = 0
     size[p] += got - sick
-    opts[p] = option_bits(hand)
+    opts[p] = options
     return sick
 
 
@@ -165,7 +172,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                         loser = duty
                         break
                     continue
-                faces = [d for d in DISHES if hand[d]]  # `begin N`: one option per number held
+                faces = list(compress(DISHES, hand[DISH_COUNTS]))  # `begin N`: one option per number held
                 moves += 1
                 d = faces[pick(len(faces))]
                 hand[d] -= 1
