@@ -19,9 +19,10 @@ interchangeable, so a count is all a hand needs), piles are lists of ints. Who k
 the engine's, kept as counts too: the draw pile is known to nobody (every card that enters it is
 shuffled), the plate and the other piles to everyone, a dealt card to its holder alone and an
 eaten card to everyone (T8a), also once it is in a hand. So a hand keeps, beside its counts, how
-many of each card everyone knows (`shown`), and a card that leaves it is the one the engine moves:
-for `begin`, `serve` and `play` the card most seats know stands for its number (a shown one, if
-any), for `skip` the first in the hand (the dealt ones came first).
+many of each card are dealt ones, known to the holder alone (`dealt`: the others are known to
+all; an eat adds none, so it costs nothing), and a card that leaves the hand is the one the engine
+moves: for `begin`, `serve` and `play` the card most seats know stands for its number (a dealt one
+only if no other is held), for `skip` the first in the hand (the dealt ones came first).
 
 The turn's options come from a table: each hand keeps a bit per option it allows besides `eat`
 and `serve` (an action card held, a number held twice), set where a card comes or goes, and the
@@ -76,12 +77,12 @@ def option_bits(hand: list[int]) -> int:
     return bits
 
 
-def eat(p: int, amount: int, hands: list[list[int]], shown: list[list[int]], size: list[int],
-        opts: list[int], draw: list[int], discard: list[int], shuffle) -> int:
+def eat(p: int, amount: int, hands: list[list[int]], size: list[int], opts: list[int], draw: list[int],
+        discard: list[int], shuffle) -> int:
     """T8, T12: seat p draws `amount` cards (all of them, then reveals them), the discard pile
     refilling the draw pile (T8c); all but indigestion go to p's hand, known to everyone (T8a,
     T8b). Returns how many indigestion cards came up."""
-    hand, seen = hands[p], shown[p]
+    hand = hands[p]
     need, bit = NEED, BIT
     options = opts[p]  # an eat only adds cards: a bit can only be set, by a card it draws
     got = 0
@@ -99,12 +100,11 @@ def eat(p: int, amount: int, hands: list[list[int]], shown: list[list[int]], siz
         got += take
         for c in cards:  # an indigestion card is counted in its own slot, then taken out
             hand[c] += 1
-            seen[c] += 1
             if hand[c] == need[c]:
                 options |= bit[c]
     sick = hand[INDIGESTION]
     if sick:
-        hand[INDIGESTION] = seen[INDIGESTION] = 0
+        hand[INDIGESTION] = 0
     size[p] += got - sick
     opts[p] = options
     return sick
@@ -115,18 +115,19 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
     stands in for `random.Random(seed)` (bench/picks.py; bench/validate.py counts the decisions)."""
     n = players
     hands = [[0] * 12 for _ in range(n)]  # hands[p][card] = how many p holds
-    shown = [[0] * 12 for _ in range(n)]  # of those, how many everyone knows
-    bits, widths, shuffle = chance(seed, rng, shown)
+    dealt = [[0] * 12 for _ in range(n)]  # of those, how many are dealt ones, known to p alone
+    bits, widths, shuffle = chance(seed, rng, (hands, dealt))
     pick = picker(bits, widths)  # the rare decisions; the turn's draws inline
 
     # T4: shuffle dish and action cards, deal 5 each, then shuffle one indigestion card in.
     draw = DECK[:]
     shuffle(draw)
-    size = [0] * n  # cards in each hand
+    size = [HAND_SIZE] * n  # cards in each hand
     for _ in range(HAND_SIZE):
         for p in range(n):
             hands[p][draw.pop()] += 1
-            size[p] += 1
+    for p in range(n):
+        dealt[p][:] = hands[p]
     opts = [option_bits(hand) for hand in hands]  # each hand's option bits
     draw.append(INDIGESTION)
     shuffle(draw)
@@ -167,7 +168,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                     if size[holder] > hand[PLUS] + hand[REVERSE] + hand[CHOOSE]:
                         break
                 else:  # nobody holds one: `duty` draws as in T12, and the duty starts again
-                    sick = eat(duty, EMPTY_HAND_DRAW, hands, shown, size, opts, draw, discard, shuffle)
+                    sick = eat(duty, EMPTY_HAND_DRAW, hands, size, opts, draw, discard, shuffle)
                     if sick:
                         loser = duty
                         break
@@ -176,8 +177,8 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                 moves += 1
                 d = faces[pick(len(faces))]
                 hand[d] -= 1
-                if shown[holder][d]:  # the card most seats know stands for its number
-                    shown[holder][d] -= 1
+                if hand[d] < dealt[holder][d]:  # a dealt one leaves only if no shown one was held
+                    dealt[holder][d] -= 1
                 if hand[d] == 1:
                     opts[holder] &= ~BIT[d]
                 size[holder] -= 1
@@ -191,7 +192,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
             last = me
             hand = hands[me]
             if not size[me]:  # T12
-                sick = eat(me, EMPTY_HAND_DRAW, hands, shown, size, opts, draw, discard, shuffle)
+                sick = eat(me, EMPTY_HAND_DRAW, hands, size, opts, draw, discard, shuffle)
                 if sick:
                     loser = me
                     break
@@ -204,7 +205,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                 i = bits(w)
             o = options[i]
             if o == EAT:  # T8
-                sick = eat(me, plate_sum, hands, shown, size, opts, draw, discard, shuffle)
+                sick = eat(me, plate_sum, hands, size, opts, draw, discard, shuffle)
                 if sick:
                     loser = me
                     break
@@ -213,8 +214,8 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                 duty = me
             elif o == SERVE:  # T7
                 hand[number] -= 1
-                if shown[me][number]:
-                    shown[me][number] -= 1
+                if hand[number] < dealt[me][number]:
+                    dealt[me][number] -= 1
                 if hand[number] == 1:
                     opts[me] &= ~BIT[number]
                 size[me] -= 1
@@ -222,8 +223,8 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
                 plate_sum += number
             elif o < SKIP_BASE:  # T9: an action card
                 hand[o] -= 1
-                if shown[me][o]:
-                    shown[me][o] -= 1
+                if hand[o] < dealt[me][o]:
+                    dealt[me][o] -= 1
                 if not hand[o]:
                     opts[me] &= ~BIT[o]
                 size[me] -= 1
@@ -238,9 +239,8 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, int,
             else:  # T10: two dishes of one number; one ends the plate, the other begins one
                 d = o - SKIP_BASE
                 hand[d] -= 2
-                unseen = hand[d] + 2 - shown[me][d]  # the first two in the hand: dealt ones first
-                if unseen < 2:
-                    shown[me][d] -= 2 - unseen
+                mine = dealt[me]  # the first two in the hand: dealt ones first
+                mine[d] = mine[d] - 2 if mine[d] > 2 else 0
                 if hand[d] < 2:
                     opts[me] &= ~BIT[d]
                 size[me] -= 2

@@ -133,7 +133,8 @@ def baseline_records(name: str, games: int, players: int, seed: int, hists: list
         if name == "tempurra":
             moves, turns, rounds, winners, tokens = baseline_tempurra.simulate_game(s, players, rng)
             per_seat = sum(tokens) / players
-            shown = sum(map(sum, rng.known)) / players  # the hands' counts of cards everyone knows
+            hands, dealt = rng.known  # each hand's counts, and of those the dealt ones, known to its holder alone
+            shown = (sum(map(sum, hands)) - sum(map(sum, dealt))) / players
         else:
             moves, turns, winners, scores, _ = baseline_tamalo.simulate_game(s, players, rng)
             rounds, per_seat, shown = 1, sum(scores) / players, None
