@@ -31,7 +31,7 @@ read); only the rare steps (a reshuffle, finding a power's target) are calls.
 
 from __future__ import annotations
 
-from picks import chance, picker
+from picks import AND_ONE, chance, picker
 
 SQUARE_SIZE = 4  # M2
 PEEK_COUNT = 2  # M3: places 1 and 2, the row nearest the player
@@ -81,7 +81,7 @@ def simulate_game(seed: int, players: int = 4, rng=None) -> tuple[int, int, list
     known = [0] * 52  # who knows each card: a bitmask of seats
     bits, widths, shuffle = chance(seed, rng, known)
     pick = picker(bits, widths)  # the rare decisions (powers, the first player); the others draw inline
-    and_one = widths[1:]  # and_one[m]: the bits to draw for m options and one more (`pass`, `play`)
+    and_one = AND_ONE if rng is None else widths[1:]  # widths for m options and one more (`pass`, `play`)
 
     deck = list(range(52))  # M1
     shuffle(deck)

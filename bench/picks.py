@@ -24,8 +24,9 @@ import random
 from collections.abc import Callable, Sequence
 
 # Bits to draw for k options, for every k a baseline meets (a shuffle of Tempurra's 95 cards the most).
-WIDTHS = tuple(k.bit_length() for k in range(256))
+WIDTHS = tuple(k.bit_length() for k in range(128))
 OPTIONS = range(1 << 30)  # a stand-in's "widths": getrandbits(k) is asked with k, the options
+AND_ONE = WIDTHS[1:]  # AND_ONE[m] = WIDTHS[m + 1]: m options and one more (a `pass`), drawn as `j > m`
 
 
 # For a pile of n cards, the Fisher-Yates steps (i, bits to draw for i + 1 places), i = n-1 .. 1;
