@@ -54,12 +54,12 @@ EAT, SERVE, SKIP_BASE = 0, 1, 20
 # A hand's option bits: bit 0 is "holds the current number" (`serve`, read at the turn), then one
 # bit per card: an action card held (`play`), a dish number held twice (`skip`).
 SERVE_BIT = 1
+CARDS_WITH_BITS = (*ACTIONS, *DISHES)
 BIT = [0] * 12
 NEED = [1 << 30] * 12  # how many of a card give its option (indigestion: none)
-for _k, _card in enumerate((*ACTIONS, *DISHES)):
+for _k, _card in enumerate(CARDS_WITH_BITS):
     BIT[_card] = 2 << _k
     NEED[_card] = 1 if _card in ACTIONS else 2
-CARDS_WITH_BITS = (*ACTIONS, *DISHES)
 # OPTIONS[bits]: the turn's options in the engine's order, eat, serve, the actions, the skips.
 OPTIONS = tuple(
     (EAT, *((SERVE,) if bits & SERVE_BIT else ()), *(a for a in ACTIONS if bits & BIT[a]),
