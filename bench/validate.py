@@ -226,7 +226,8 @@ def lockstep_tamalo(games: int, players: int, seed: int) -> int:
             trace = None
 
             try:
-                moves, _, winners, _, _ = baseline_tamalo.simulate_game(s, players, Replay(events, (1 << players) - 1))  # type: ignore[arg-type]
+                replay = Replay(events, (1 << players) - 1)
+                moves, _, winners, _, _ = baseline_tamalo.simulate_game(s, players, replay)
                 left = sum(1 for _ in events)
                 if left or moves != st.moves or sorted(winners) != sorted(st.winners):
                     raise Diverged(f"the ends differ: baseline {moves} moves, winners {winners}; engine "
