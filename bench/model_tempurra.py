@@ -4,7 +4,7 @@
 
 The engine keeps every card as an identity, with the zone it is in and who knows it, and lists a
 `choose card` decision as one option per face (the card the most seats already know standing for
-its face). bench/baseline_tempurra.py keeps a hand as counts per number and tracks no knowledge.
+its face). bench/baseline_tempurra.py keeps a hand as counts per number (and of those, how many everyone knows).
 This file plays the baseline's very games (the same random draws in the same order, the same
 options in the same order: a test checks that every result is equal) with the engine's model,
 written as a good engineer would write it by hand, in plain structured Python: no machine, no

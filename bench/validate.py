@@ -42,6 +42,7 @@ sys.path.insert(0, str(HERE))
 
 import baseline_tamalo  # noqa: E402
 import baseline_tempurra  # noqa: E402
+import picks  # noqa: E402
 
 import rulesdsl  # noqa: E402
 from rulesdsl.compare import mean_sd, proportions_p, welch_p  # noqa: E402
@@ -50,17 +51,26 @@ from rulesdsl.simulate import simulate  # noqa: E402
 STRIDE = 1_000_003
 
 
-class Recorder(random.Random):
-    """A `random.Random` that counts its `randrange(k)` calls by k: the baselines call it once per
-    decision, with k its number of options (and once for the first player, with k = players)."""
+class Recorder:
+    """Stands in for the baselines' `random.Random(seed)` (bench/picks.py) and counts their
+    decisions by number of options k (and the first player's pick, with k = players). It draws
+    what the generator would, so the games are those of the seed."""
+
+    widths = picks.OPTIONS  # getrandbits is asked with the number of options itself
 
     def __init__(self, seed: int, hist: Counter):
-        super().__init__(seed)
+        rng = random.Random(seed)
+        self.randrange, self.shuffle = rng.randrange, rng.shuffle
         self.hist = hist
+        self.known: list = []
 
-    def randrange(self, k, *args):  # the baselines call randrange(k) only
+    def watch(self, known: list) -> None:
+        """The baseline's record of who knows the cards, read at the end of the game."""
+        self.known = known
+
+    def getrandbits(self, k: int) -> int:
         self.hist[k] += 1
-        return super().randrange(k, *args)
+        return self.randrange(k)
 
 
 def engine_records(path: Path, games: int, players: int, seed: int, stride: int,
@@ -92,7 +102,26 @@ def _record(moves, turns, rounds, winners, read_counter, st, game) -> dict:
     name = "tokens" if "tokens" in game.counter_layout else "score"
     per_seat = None if st is None else sum(read_counter(st, name, p) for p in range(game.players)) / game.players
     return {"moves": moves, "turns": turns, "rounds": rounds, "per_turn": moves / max(1, turns),
-            "winners": list(winners), "per_seat": per_seat}
+            "winners": list(winners), "per_seat": per_seat, "shown": None if st is None else hands_shown(st, game)}
+
+
+def hands_shown(st, game) -> float | None:
+    """Tempurra: the cards in hands that everyone knows, per seat, at the end. The baseline keeps
+    who knows a hand's card as counts (bench/baseline_tempurra.py), which holds only if each such
+    card is known to its holder alone or to everyone: checked here on every engine game."""
+    if "hand" not in game.zone_spec_names:
+        return None
+    everyone = (1 << game.players) - 1
+    shown = 0
+    for p in range(game.players):
+        for c in st.zones[game.zone_index("hand", p)]:
+            who = st.known[c] & everyone
+            if who == everyone:
+                shown += 1
+            elif who != 1 << p:
+                raise SystemExit(f"a card in seat {p + 1}'s hand is known to seats {who:b}: neither its "
+                                 "holder alone nor everyone, which the baseline's counts cannot hold")
+    return shown / game.players
 
 
 def baseline_records(name: str, games: int, players: int, seed: int, hists: list[Counter]) -> list[dict]:
@@ -104,12 +133,14 @@ def baseline_records(name: str, games: int, players: int, seed: int, hists: list
         if name == "tempurra":
             moves, turns, rounds, winners, tokens = baseline_tempurra.simulate_game(s, players, rng)
             per_seat = sum(tokens) / players
+            hands, dealt = rng.known  # each hand's counts, and of those the dealt ones, known to its holder alone
+            shown = (sum(map(sum, hands)) - sum(map(sum, dealt))) / players
         else:
             moves, turns, winners, scores, _ = baseline_tamalo.simulate_game(s, players, rng)
-            rounds, per_seat = 1, sum(scores) / players
+            rounds, per_seat, shown = 1, sum(scores) / players, None
         hist[players] -= 1  # the first player is chance, not a decision
         out.append({"moves": moves, "turns": turns, "rounds": rounds, "per_turn": moves / max(1, turns),
-                    "winners": winners, "per_seat": per_seat})
+                    "winners": winners, "per_seat": per_seat, "shown": shown})
     return out
 
 
@@ -118,15 +149,30 @@ class Diverged(Exception):
 
 
 class Replay:
-    """Stands in for the baseline's `random.Random`: answers with what the engine did."""
+    """Stands in for the baseline's `random.Random`: answers with what the engine did, and checks at
+    each decision that the baseline's seats know the same cards as the engine's."""
 
-    def __init__(self, events):
+    widths = picks.OPTIONS  # getrandbits is asked with the number of options itself (bench/picks.py)
+
+    def __init__(self, events, everyone: int):
         self.events = events
+        self.everyone = everyone
+        self.known: list[int] = []
 
-    def randrange(self, k: int) -> int:
+    def watch(self, known: list[int]) -> None:
+        """The baseline's list of who knows each card, which it keeps up to date."""
+        self.known = known
+
+    def getrandbits(self, k: int) -> int:
         ev = next(self.events, ("end",))
         if ev[0] != "pick" or ev[1] != k:
             raise Diverged(f"the baseline asks a decision with {k} options; the engine: {ev[:2]}", ev)
+        if ev[3] is not None:
+            everyone = self.everyone
+            for c, (mine, theirs) in enumerate(zip(self.known, ev[3].known, strict=True)):
+                if mine != theirs & everyone:
+                    raise Diverged(f"card {c} is known to seats {mine:b} in the baseline, "
+                                   f"{theirs & everyone:b} in the engine", ev)
         return ev[2]
 
     def shuffle(self, cards: list) -> None:
@@ -139,10 +185,11 @@ class Replay:
 def lockstep_tamalo(games: int, players: int, seed: int) -> int:
     """Play each engine game again in the baseline, move for move: the baseline gets the engine's
     deal, the engine's order after every reshuffle (M11) and the engine's choice at every decision,
-    and must ask the same decisions with the same number of options, in the same order, to the
-    same end (moves, winners). Returns the number of games that diverged (the first few are
-    printed with the engine's state). Unlike the statistics, this is exact: one game is enough to
-    show a difference, and agreement on thousands of games leaves no room for one."""
+    and must ask the same decisions with the same number of options, in the same order, with the
+    same seats knowing each card at every decision, to the same end (moves, winners). Returns the
+    number of games that diverged (the first few are printed with the engine's state). Unlike the
+    statistics, this is exact: one game is enough to show a difference, and agreement on thousands
+    of games leaves no room for one."""
     from rulesdsl.engine.state import State
 
     game = rulesdsl.load(ROOT / "games" / "tamalo.rules", players=players)
@@ -179,7 +226,8 @@ def lockstep_tamalo(games: int, players: int, seed: int) -> int:
             trace = None
 
             try:
-                moves, _, winners, _, _ = baseline_tamalo.simulate_game(s, players, Replay(events))  # type: ignore[arg-type]
+                replay = Replay(events, (1 << players) - 1)
+                moves, _, winners, _, _ = baseline_tamalo.simulate_game(s, players, replay)
                 left = sum(1 for _ in events)
                 if left or moves != st.moves or sorted(winners) != sorted(st.winners):
                     raise Diverged(f"the ends differ: baseline {moves} moves, winners {winners}; engine "
@@ -246,10 +294,11 @@ def compare(eng: list[dict], base: list[dict], players: int, per_seat: str) -> l
     """Rows: (statistic, engine value, baseline value, p-value)."""
     rows = []
     for key, label in (("moves", "moves per game"), ("turns", "turns per game"), ("rounds", "rounds per game"),
-                       ("per_turn", "moves per turn"), ("per_seat", per_seat)):
+                       ("per_turn", "moves per turn"), ("per_seat", per_seat),
+                       ("shown", "hand cards all know, per seat")):
         a = [r[key] for r in eng if r[key] is not None]
-        b = [r[key] for r in base]
-        if not a:
+        b = [r[key] for r in base if r[key] is not None]
+        if not a or not b:
             continue
         (ma, sa), (mb, sb) = mean_sd(a), mean_sd(b)
         if sa == sb == 0 and ma == mb:

@@ -35,6 +35,38 @@ def test_baseline_plays_whole_games(name, players):
         assert module.play_game(seed, players) == (moves, winners)  # a seed replays its game
 
 
+def test_the_baselines_draws_are_randrange_and_shuffle():
+    # bench/picks.py draws as the engine's playout does (getrandbits, again while too large):
+    # the same numbers as randrange and random.shuffle, leaving the generator in the same state.
+    import random
+
+    picks = bench_module("picks")
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        shuffle, pick = picks.shuffler(ours.getrandbits), picks.picker(ours.getrandbits, picks.WIDTHS)
+        for n in (95, 52, 2, 1, 0):
+            a, b = list(range(n)), list(range(n))
+            shuffle(a)
+            theirs.shuffle(b)
+            assert a == b
+        assert [pick(k) for k in range(1, 60)] == [theirs.randrange(k) for k in range(1, 60)]
+        assert ours.random() == theirs.random()
+
+
+@pytest.mark.parametrize("name", ["baseline_tempurra", "baseline_tamalo"])
+def test_validates_recorder_counts_the_games_a_baseline_plays_alone(name):
+    # validate.py's Recorder is asked each decision's number of options (picks.OPTIONS) and answers
+    # randrange of it: the games it counts must be those the baseline plays with its own draws.
+    # (That the numbers of options are the engine's is the lockstep's and the model's to show.)
+    from collections import Counter
+
+    module, validate = bench_module(name), bench_module("validate")
+    for seed in range(60):
+        hist: Counter = Counter()
+        assert module.simulate_game(seed, 4) == module.simulate_game(seed, 4, validate.Recorder(seed, hist))
+        assert hist[4] >= 1 and sum(hist.values()) > 1
+
+
 @pytest.mark.parametrize("players", [3, 4, 7])
 def test_tempurra_on_the_engines_data_model_plays_the_baselines_very_games(players):
     # bench/model_tempurra.py measures how fast the engine's data model can be by hand; it means
