@@ -194,8 +194,7 @@ class Compiler(Skeleton, Statements, Closures):
         for side in (e.left, e.right):
             if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
                 continue
-            fmt = self.formatter(self.expr(side), self.type(side))
-            sides.append((_source(self.p.files, side.span), fmt))
+            sides.append((_source(self.p.files, side.span), self.text_fn(side)))
 
         def explain(st):
             env = [None] * max(nlocals, 1)

@@ -21,3 +21,20 @@ def env_list(items: list[str], size: int) -> str:
     if pad <= 12:
         return "[" + ", ".join([*items, *["None"] * pad]) + "]"
     return "[" + ", ".join(items) + f"] + [None] * {pad}" if items else f"[None] * {size}"
+
+
+class Variant:
+    """Which form of a statement's source its writer writes: with the log's events (`log`, for a
+    run that keeps a log), with the lines that keep a straight run's counts of hands by face
+    (`counting`: only straight runs keep counts, the machine's blocks never run while they last)."""
+
+    __slots__ = ("log", "counting")
+
+    def __init__(self, log: bool = False, counting: bool = False) -> None:
+        self.log = log
+        self.counting = counting
+
+
+PLAIN_RUN = Variant()  # the machine without a log
+LOGGED_RUN = Variant(log=True)  # the machine with a log
+STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no log, counts kept

@@ -24,7 +24,7 @@ import re
 
 from .. import ast
 from ..engine.state import _FAILED, PLAIN
-from .source import env_list
+from .source import STRAIGHT_RUN, env_list
 
 
 class Bail(Exception):
@@ -101,7 +101,7 @@ class StraightWriter:
             if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
                 self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(_counting(lines)), ""]
+        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
@@ -139,12 +139,7 @@ class StraightWriter:
         """The source of op k, a PLAIN op (the machine's own block lines for it)."""
         if code.kinds[k] != PLAIN:
             raise NoStraight(f"op {k} of {code.name} is not plain")
-        make = code.srcs[k]
-        if make is None:
-            name = f"_op{code.index}_{k}"
-            self.g.namespace[name] = code.ops[k]
-            return [f"{name}(st, env)"]
-        lines = _unlogged(make())
+        lines = code.srcs[k](STRAIGHT_RUN)
         if any("return" in line or "@NEXT@" in line for line in lines):
             raise NoStraight(f"op {k} of {code.name} returns")
         return lines
@@ -194,10 +189,7 @@ class StraightWriter:
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
         code, start, _ = self.ops(s)
         slot = self.p.slots[id(s)]
-        make = code.srcs[start]
-        if make is None:
-            raise NoStraight("a choose without source")
-        lines = make()
+        lines = code.srcs[start](STRAIGHT_RUN)
         ask = f"if not _v: env[{slot}] = None; return @NEXT@"
         if len(lines) < 3 or lines[-3] != ask or any("return" in line for line in lines[:-3]):
             raise NoStraight("a choose of another shape")
@@ -252,10 +244,10 @@ class StraightWriter:
                 enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         main = g.codes[0]
-        finish = main.srcs[-1]()
+        finish = main.srcs[-1](STRAIGHT_RUN)
         if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
             raise NoStraight("a game's end of another shape")
-        finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.ops)}", "return"]
+        finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.kinds)}", "return"]
         game_ends = [_test(c.fresh(info)) for info in p.game_ends]
         round_ends = [_test(c.fresh(info)) for info in p.round_ends]
 
@@ -340,11 +332,11 @@ class StraightWriter:
             "        if what == 'game':",  # the round ends with the game: `round end` first
             *(ended("round end", "            ", False) or ["            pass"]),
             *ended("game end", "        ", False),
-            *("        " + line for line in _unlogged(finish)),
+            *("        " + line for line in finish),
             "",
         ]
         at = lines.index("    env = []")
-        body = _localized(_counting(lines[at:]))
+        body = _localized(lines[at:])
         # The seat whose turn it is, too: only the turn's start sets it.
         advance = "                        st.current = _w"
         if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
@@ -451,25 +443,6 @@ def _asked(var: str, n: str, chooser: str) -> list[str]:
             f"    rec.append({var})"]
 
 
-def _counting(lines: list[str]) -> list[str]:
-    """A body whose `if st.counts:` blocks (Compiler._count_src: outside a run, no zone is counted)
-    run without the test: in a run of a game that counts, the counts are there (_sp_main)."""
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = re.fullmatch(r"( *)if st\.counts:", lines[i])
-        if m is None:
-            out.append(lines[i])
-            i += 1
-            continue
-        inner = m[1] + "    "
-        i += 1
-        while i < len(lines) and lines[i].startswith(inner):
-            out.append(m[1] + lines[i][len(inner):])
-            i += 1
-    return out
-
-
 def _localized(lines: list[str]) -> list[str]:
     """A function's body reading the state's steady fields (_STEADY) that it reads more than once
     by local names (`_Szones`), bound first: nothing binds them anew while a run lasts, and a
@@ -530,16 +503,6 @@ def _steady_reads(tests: list[str], mutable_vars: bool) -> list[str]:
             elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)):
                 return []
     return sorted(read)
-
-
-def _unlogged(lines: list[str]) -> list[str]:
-    """An op's lines for a run without a log: of `if st.log is not None: A else: B` (as
-    Compiler._logged writes a statement that logs), B alone; a line that only logs, nothing."""
-    if len(lines) >= 3 and lines[0] == "if st.log is not None:":
-        at = next((i for i, line in enumerate(lines) if line == "else:"), None)
-        if at is not None and all(line.startswith("    ") for line in lines[1:at] + lines[at + 1:]):
-            lines = [line[4:] for line in lines[at + 1:]]
-    return [line for line in lines if not line.startswith("if st.log is not None: ") and line != "pass"]
 
 
 def straight_playout(game, unlimited: bool = False):
