@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.engine.state import State, random_draw
 from rulesdsl.compile.straight import straight_playout
+from rulesdsl.engine.state import State, random_draw
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules"),

@@ -17,7 +17,7 @@ from ..engine.state import (
     SUSPEND,
     SUSPENDED,
 )
-from .source import _STRING, LOGGED_RUN, PLAIN_RUN, env_list
+from .source import _STRING, Variant, env_list
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -57,10 +57,14 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
 
 
 def op_lines(write) -> list[str]:
-    """An op's lines in a machine block: its writer's lines for a run without a log and for a run
-    with one, tested at run time where they differ (only the lines that differ: most ops log one
-    line, or none)."""
-    plain, logged = write(PLAIN_RUN), write(LOGGED_RUN)
+    """An op's lines in a machine block: its writer's lines for a run without a log and, if the
+    writer asked about the log, for a run with one, tested at run time where they differ (only
+    the lines that differ: most ops log one line, or none)."""
+    unlogged = Variant()
+    plain = write(unlogged)
+    if not unlogged.log_asked:
+        return plain
+    logged = write(Variant(log=True))
     if plain == logged:
         return plain
     i = 0
@@ -348,7 +352,7 @@ def _return_src(code, k: int) -> str | None:
 
     if k >= len(code.kinds) or code.kinds[k] != CONTROL:
         return None
-    body = code.srcs[k](PLAIN_RUN)
+    body = code.srcs[k](Variant())
     if body == ["st.stack.pop()", f"return {RELOAD}"]:
         return f"(st.stack.pop(), {RELOAD})[1]"
     if body == [f"return {LEAF_DONE}"]:
