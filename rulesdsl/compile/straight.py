@@ -47,10 +47,6 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
-# The playout's limit, tested before each pick (_asked); a run without a limit runs a copy of the
-# straight functions without this line (straight_playout), as written or as _localized wrote it.
-_LIMIT_TEST = "if len(rec) == st.stop: raise _Bail"
-_LIMIT = re.compile("^ *" + re.escape(_LIMIT_TEST).replace(r"st\.stop", r"(?:st\.stop|_Sstop)") + "\n", re.M)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -59,8 +55,11 @@ _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, a
 class StraightWriter:
     """Writes the straight functions of a compiled game (see the module's docstring)."""
 
-    def __init__(self, compiler) -> None:
+    def __init__(self, compiler, limited: bool = True) -> None:
         self.c = compiler
+        # Whether the playout's limit is tested before each pick: a playout without a limit runs
+        # functions written without the test (straight_playout).
+        self.limited = limited
         self.g = compiler.g
         self.p = compiler.p
         self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
@@ -197,7 +196,7 @@ class StraightWriter:
                   f"{ind}if not _v: env[{slot}] = None",
                   f"{ind}else:",
                   f"{ind}    _nv = len(_v)",
-                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p")),
+                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
                   f"{ind}    env[{slot}] = _v[_i]; st.budget = st.step_limit"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
@@ -214,7 +213,7 @@ class StraightWriter:
             *count, *pass_,
             f"if not _qcount: env[{slot}] = None",
             "else:",
-            *("    " + line for line in _asked("_k", "_qcount", "_p")),
+            *("    " + line for line in _asked("_k", "_qcount", "_p", self.limited)),
             *("    " + line for line in found),
             f"    env[{slot}] = _x; st.budget = st.step_limit",
         ]
@@ -309,12 +308,12 @@ class StraightWriter:
             "                        st.current = _w",
             "                        st.turn += 1",
             *hook("turn start", "                        "),
-            *(self.ask_counted(counted[0], len(g.actions)) if counted is not None else [
+            *(self.ask_counted(counted[0], len(g.actions), self.limited) if counted is not None else [
                 *("                    " + line[4:] for line in options[1:-1]),
                 "                    _v = opts",
                 "                    if _v:",
                 "                        _nv = len(_v)",
-                *("                        " + line for line in _asked("_i", "_nv", "st.current")),
+                *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
                 "                        st.budget = st.step_limit",
                 "                        _a, _x = _v[_i]"]),
             *("                        " + line for line in enter),
@@ -407,7 +406,7 @@ class StraightWriter:
                 *("    " + line for line in slow)], pick
 
     @staticmethod
-    def ask_counted(count: list[str], actions: int) -> list[str]:
+    def ask_counted(count: list[str], actions: int, limited: bool) -> list[str]:
         """The turn's question from counted options (see counted_options): `_k`, the option picked
         (the actions' options one after the other)."""
         ind = "                    "
@@ -416,18 +415,19 @@ class StraightWriter:
             *(ind + line for line in count),
             f"{ind}_nt = {total}",
             f"{ind}if _nt:",
-            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current")),
+            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current", limited)),
             f"{ind}    st.budget = st.step_limit; _k = _i",
         ]
 
 
-def _asked(var: str, n: str, chooser: str) -> list[str]:
+def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
     """Lines setting `var` to the pick among `n` options (a name), recorded in `rec` (the run's
     picks, whose number are the moves it played: State._straight): `st.pick(n)` asked of
     `chooser`, or the same number drawn here if the pick is a `random.Random`'s randrange
     (State.draw, random_draw), always below n (and no pick reads the chooser). At the playout's
-    limit (`st.stop`, in picks of the run while it lasts), a bail: the machine stops there."""
-    return [_LIMIT_TEST,
+    limit (`st.stop`, in picks of the run while it lasts, if it has one: `limited`), a bail: the
+    machine stops there."""
+    return [*(["if len(rec) == st.stop: raise _Bail"] if limited else []),
             "if st.draw is None:",
             f"    st.chooser = {chooser}",
             f"    try: {var} = st.pick({n})",
@@ -515,14 +515,14 @@ def straight_playout(game, unlimited: bool = False):
         fn = False
         if make is not None:
             try:
-                source = StraightWriter(make()).write()
+                limited, free = StraightWriter(make()).write(), StraightWriter(make(), limited=False).write()
                 names = game.namespace
                 names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
-                exec(compile(source, f"<rules {game.name} straight>", "exec"), names)
+                exec(compile(limited, f"<rules {game.name} straight>", "exec"), names)
                 fn = names["_sp_main"]
-                free = dict(names)  # (its own functions: each calls its own kind)
-                exec(compile(_LIMIT.sub("", source), f"<rules {game.name} straight>", "exec"), free)
-                fn.unlimited = free["_sp_main"]
+                own = dict(names)  # (its own functions: each calls its own kind)
+                exec(compile(free, f"<rules {game.name} straight>", "exec"), own)
+                fn.unlimited = own["_sp_main"]
             except Exception:  # NoStraight, NoSource, or a fault of the writer: it costs speed, never a game
                 fn = False
         game.straight = fn
