@@ -119,7 +119,11 @@ class Skeleton:
         rank_parts = [(_every_seat(self.rank_fn(info), n), info.expr.span) for _, info in p.rank]
         if p.winners is not None:
             rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
-        main.parts[b.emit(None, CONTROL, self._finish)] = rank_parts
+        main.parts[b.emit(None, CONTROL, lambda v: [
+            *self.game_over(v),
+            # The frame's position as the machine records it after a HALT (this source may be
+            # written in place of a jump, in another block).
+            "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"])] = rank_parts
         self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
@@ -208,7 +212,7 @@ class Skeleton:
             return None  # it reads the action's locals
         return plan
 
-    def _finish(self, v: Variant) -> list[str]:
+    def game_over(self, v: Variant) -> list[str]:
         """The end of a game (ranking, winners, the state's last fields): each seat's rank keys
         and the winners written out, the expressions in place."""
         g, p, n = self.g, self.p, self.n
@@ -242,7 +246,4 @@ class Skeleton:
         log = [f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
                "(' win' if len(winners) > 1 else ' wins'))"] if v.log else []
         return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
-                        "st.chooser = -1", "st.options = ()", "st._texts = None", *log,
-                        # The frame's position as the machine records it after a HALT (this
-                        # source may be written in place of a jump, in another block).
-                        "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"]
+                        "st.chooser = -1", "st.options = ()", "st._texts = None", *log]

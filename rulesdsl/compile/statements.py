@@ -770,30 +770,35 @@ class Statements:
         self.hand_free[dec.index] = self._hand_free(s.domain)
         distinct = self.distinct_fn(dec)
 
-        def write(v: Variant) -> list[str]:
+        def options() -> list[str]:
+            """The chooser (`_p`) and the options (`_v`), for the machine's block and the straight
+            function, which ask the question each in its way."""
             inline, const = self.source.inline, self.source.const
             try:  # loops that filter, merge and append as they go
-                options = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
+                listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
             except NoSource:
-                options = [
+                listed = [
                     f"_v = {inline(domain)}",
                     *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                       if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 ]
             who = "st.current" if by is None else inline(by)
             if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
-                options = [unguard(line, who[1:-1]) for line in options]
+                listed = [unguard(line, who[1:-1]) for line in listed]
             return [
                 f"_p = {who}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                *options,
+                *listed,
                 *(["_v.append(None)"] if s.optional else []),
-                f"if not _v: env[{slot}] = None; return @NEXT@",
-                f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
-                f"return {SUSPEND}",
             ]
 
-        b.emit(s.span, CONTROL, write)
+        self.choose_options[id(s)] = options
+        b.emit(s.span, CONTROL, lambda v: [
+            *options(),
+            f"if not _v: env[{slot}] = None; return @NEXT@",
+            f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
+            f"return {SUSPEND}",
+        ])
 
     @property
     def domains(self) -> DomainWriter:

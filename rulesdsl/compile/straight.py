@@ -186,13 +186,9 @@ class StraightWriter:
         raise NoStraight(type(s).__name__)
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
-        code, start, _ = self.ops(s)
         slot = self.p.slots[id(s)]
-        lines = code.srcs[start](STRAIGHT_RUN)
-        ask = f"if not _v: env[{slot}] = None; return @NEXT@"
-        if len(lines) < 3 or lines[-3] != ask or any("return" in line for line in lines[:-3]):
-            raise NoStraight("a choose of another shape")
-        listed = [*(ind + line for line in lines[:-3]),
+        lines = self.c.choose_options[id(s)]()  # (the machine's own lines, up to the question)
+        listed = [*(ind + line for line in lines),
                   f"{ind}if not _v: env[{slot}] = None",
                   f"{ind}else:",
                   f"{ind}    _nv = len(_v)",
@@ -242,11 +238,8 @@ class StraightWriter:
                 enter.append("if _k < _n0:" if a == 0 else f"elif (_k := _k - _n{a - 1}) < _n{a}:")
                 enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
-        main = g.codes[0]
-        finish = main.srcs[-1](STRAIGHT_RUN)
-        if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
-            raise NoStraight("a game's end of another shape")
-        finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.kinds)}", "return"]
+        # The game's end, its frame's position where the machine's would be.
+        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(g.codes[0].kinds)}", "return"]
         game_ends = [_test(c.fresh(info)) for info in p.game_ends]
         round_ends = [_test(c.fresh(info)) for info in p.round_ends]
 
