@@ -127,6 +127,12 @@ class Statements:
         f = self.parts[id(e)] = self.expr(e)
         return f
 
+    def expr_src(self, e: ast.Expr) -> str:
+        """Python source of expression e, compiled once (a writer may be asked for its lines
+        several times: for each block and tail that holds them, with a log and without)."""
+        f = self.parts.get(id(e))
+        return self.source.inline(f if f is not None else self.part(e))
+
     def block(self, body, b: _Builder) -> None:
         for s in body:
             self.stmt(s, b)
@@ -143,7 +149,7 @@ class Statements:
     def _cards_src(self, e: ast.Expr, target: str) -> list[str]:
         """Lines setting `target` to a new list of the cards of a card, a zone or a list of cards
         (none left out)."""
-        what = self.source.inline(self.expr(e))
+        what = self.expr_src(e)
         if self.type(e) == CARD:
             return [f"_c = {what}", f"{target} = [] if _c is None else [_c]"]
         # (Not `[... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
@@ -164,7 +170,7 @@ class Statements:
     def s_Move(self, s: ast.Move, b):
         self.zone_src(s.to)  # (a zone it cannot name is an error now, not when it is written)
         if s.at is not None:
-            self.expr(s.at)
+            self.part(s.at)
         b.emit(s.span, PLAIN, lambda v: self._move_src(s, v))
 
     def _move_src(self, s: ast.Move, v: Variant) -> list[str]:
@@ -174,7 +180,7 @@ class Statements:
         if v.log or s.at is not None:
             lines = [f"_z = {zone}"]
             if s.at is not None:
-                lines += [f"_p = {self.source.inline(self.expr(s.at))}",
+                lines += [f"_p = {self.expr_src(s.at)}",
                           "if _p is None or _p < 1: raise RulesRuntimeError("
                           "'place ' + str(_p) + ' does not exist (places start at 1)')", "_p -= 1"]
             lines += self._cards_src(s.what, "_m")
@@ -185,7 +191,7 @@ class Statements:
             else:
                 lines.append("for _c in _m: st.move_card(_c, _z)")
             return lines + ([self._moved_log("_m", "', '.join(dict.fromkeys(_f))", "_z")] if v.log else [])
-        what = self.source.inline(self.expr(s.what))
+        what = self.expr_src(s.what)
         put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
         lines = [] if put else [f"_z = {zone}"]
         if self.type(s.what) == CARD:
@@ -242,7 +248,7 @@ class Statements:
             if ref and ref[0] == "zone":
                 return str(self.g.zone_base[ref[1]])
         if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:
-            return self._owned_zone_src(e, self.expr(e.obj))
+            return self._owned_zone_src(e, self.parts.get(id(e.obj)) or self.part(e.obj))
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
 
     def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
@@ -255,7 +261,7 @@ class Statements:
 
     def _seat_src(self, e: ast.Expr, msg: str) -> str:
         """Source giving a player's seat, raising msg if it is none."""
-        src = self.source.inline(self.expr(e))
+        src = self.expr_src(e)
         return src if self.source.never_none(e) else self.source.some(src, msg)
 
     def s_MoveAll(self, s: ast.MoveAll, b):
@@ -305,7 +311,7 @@ class Statements:
     def s_Draw(self, s: ast.Draw, b):
         self.zone_src(s.source)
         self.zone_src(s.to)
-        self.expr(s.count)
+        self.part(s.count)
         b.emit(s.span, PLAIN, lambda v: self._draw_src(s, v))
 
     def _draw_src(self, s: ast.Draw, v: Variant) -> list[str]:
@@ -313,7 +319,7 @@ class Statements:
         the cards popped and pushed in place (all at once when the pile holds enough)."""
         g = self.g
         z, d = self.zone_src(s.source), self.zone_src(s.to)
-        n = self.source.inline(self.expr(s.count))
+        n = self.expr_src(s.count)
         if v.log or not z.isdigit() or g.zone_grid[int(z)]:
             each = ["    _c = st.draw_one(_z, _d)", "    if _c is None: break", "    _m.append(_c)"] if v.log \
                 else ["    if st.draw_one(_z, _d) is None: break"]
@@ -376,7 +382,7 @@ class Statements:
 
     def s_Deal(self, s: ast.Deal, b):
         self.zone_src(s.source)
-        self.expr(s.count)
+        self.part(s.count)
         b.emit(s.span, PLAIN, lambda v: self._deal_src(s, v))
 
     def _deal_src(self, s: ast.Deal, v: Variant) -> list[str]:
@@ -386,7 +392,7 @@ class Statements:
         hand to itself again)."""
         spec = next(z for z in self.p.zones if z.name == s.zone)
         base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
-        z, k = self.zone_src(s.source), self.source.inline(self.expr(s.count))
+        z, k = self.zone_src(s.source), self.expr_src(s.count)
         fixed = _literal(k)
         count = [] if not v.log else [f"_k = {k}"]
         if v.log:
@@ -417,7 +423,7 @@ class Statements:
         b.emit(s.span, PLAIN, write)
 
     def s_Reveal(self, s: ast.Reveal, b):
-        self.expr(s.what)
+        self.part(s.what)
         b.emit(s.span, PLAIN, lambda v: self._reveal_src(s, v))
 
     def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
@@ -434,7 +440,7 @@ class Statements:
 
     def _each_card_src(self, e: ast.Expr, update: str) -> list[str]:
         """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
-        what = self.source.inline(self.expr(e))
+        what = self.expr_src(e)
         if self.type(e) == CARD:
             return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
         spec = self.source.zone_spec(e)
@@ -445,11 +451,11 @@ class Statements:
         return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: st.known[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        self.expr(s.what)
-        self.expr(s.who)
+        self.part(s.what)
+        self.part(s.who)
 
         def write(v: Variant) -> list[str]:
-            who = [f"_w = {self.source.inline(self.expr(s.who))}", "if _w is not None:", "    _b = 1 << _w"]
+            who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
             if not v.log:
                 return [*who, *_indented(self._each_card_src(s.what, "|= _b"))]
             places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
@@ -620,7 +626,7 @@ class Statements:
         base = (g.counter_layout if counter else g.var_layout)[info.name][0]
         owner = ref[2] if kind in ("pcounter", "pvar") else None
         if owner is not None:
-            self.expr(owner)
+            self.part(owner)
         attr = "counters" if counter else "vars"
 
         def write(v: Variant) -> list[str]:
@@ -874,13 +880,13 @@ class Statements:
             if v.log else [])])
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
-        self.expr(s.player)
+        self.part(s.player)
         b.emit(s.span, PLAIN, lambda v: [
             f"st.next_player = {self._seat_src(s.player, 'the next player is none')}", "st.continue_from = -1",
             *([f"st.event(0, {self.source.const(self.g.names)}[st.next_player] + ' plays next')"] if v.log else [])])
 
     def s_ContinueFrom(self, s: ast.ContinueFrom, b):
-        self.expr(s.player)
+        self.part(s.player)
         b.emit(s.span, PLAIN, lambda v: [
             f"st.continue_from = {self._seat_src(s.player, '`continue from` a player who is none')}",
             "st.next_player = -1"])
@@ -889,7 +895,7 @@ class Statements:
         # Cards in a message show only to the players who know them, like cards in any event.
         for part in s.text.parts:
             if not isinstance(part, str):
-                self.expr(part)
+                self.part(part)
 
         def write(v: Variant) -> list[str]:
             if not v.log:
@@ -901,7 +907,7 @@ class Statements:
                 elif self.type(part) in (CARD, ZONE, "list[card]"):
                     lines += [*self._cards_src(part, "_m"), "_t.append(', '.join(['{}'] * len(_m)))", "_h.extend(_m)"]
                 else:
-                    lines += [f"_x = {self.source.inline(self.expr(part))}",
+                    lines += [f"_x = {self.expr_src(part)}",
                               f"_t.append({self.text_src('_x', self.type(part))})"]
             return [*lines, "st.event(0, ''.join(_t), tuple(_h))"]
 
@@ -910,7 +916,7 @@ class Statements:
     def text_fn(self, e: ast.Expr) -> Fn:
         """A function (st, env) giving the words that show e's value (for a failed `expect`)."""
         scope: dict[str, object] = {}
-        text = (f"def text(st, env):\n    _x = {self.source.inline(self.expr(e))}\n"
+        text = (f"def text(st, env):\n    _x = {self.expr_src(e)}\n"
                 f"    return {self.text_src('_x', self.type(e))}\n")
         exec(compile(text, f"<rules {self.g.name} text>", "exec"), self.source.names, scope)
         return scope["text"]
