@@ -158,9 +158,7 @@ class Statements:
     def _moved_log(self, cards: str, sources: str, to: str) -> str:
         """The event of `cards` moved from the zones `sources` names (source of a string) to zone
         `to` (a number, or a name holding one)."""
-        names = self.g.zone_names
-        to_name = _text(names[int(to)]) if to.isdigit() else f"{self.source.const(names)}[{to}]"
-        return f"{self.source.const(log_moved)}(st, {cards}, {sources}, {to_name})"
+        return f"{self.source.const(log_moved)}(st, {cards}, {sources}, {self._zone_name(to)})"
 
     def _zone_name(self, z: str) -> str:
         """Source of the name of zone z (a number, or a name holding one)."""
