@@ -83,13 +83,34 @@ def op_lines(write) -> list[str]:
     elif not b:
         middle = [f"{pad}if st.log is None:", *(f"    {x}" for x in a)]
     else:
-        middle = [f"{pad}if st.log is not None:", *(f"    {x}" for x in b),
+        middle = [f"{pad}{_LOGGED}", *(f"    {x}" for x in b),
                   *([f"{pad}else:", *(f"    {x}" for x in a)] if a else [])]
     return [*plain[:i], *middle, *plain[len(plain) - j:]]
 
 
 _COMPOUND = re.compile(r"(if|elif|else|for|while|try|except|finally|with|def|class)\b")
 _CLAUSE = re.compile(r"(elif|else|except|finally)\b")
+
+
+def _size(lines: list[str]) -> int:
+    """The lines of a stretch as the limits on what is written in place count them: a log's
+    branch (op_lines) as two, its test and the one line that runs it, since a run without a log
+    only tests it; a tail or a leaf is written in place when the lines most runs go through
+    are few."""
+    n = 0
+    inside = -1  # the indent of the log's test whose branch is being skipped
+    for line in lines:
+        if inside >= 0 and _indent(line) > inside:
+            continue
+        inside = -1
+        n += 1
+        if line.strip() == _LOGGED:
+            inside = _indent(line)
+            n += 1
+    return n
+
+
+_LOGGED = "if st.log is not None:"
 
 
 def _indent(line: str) -> int:
@@ -154,7 +175,7 @@ def _goes_on(game, code_id: int, t: int, pc: int, depth: int) -> tuple[list[str]
     if t == pc or depth <= 0:
         return None
     tl, to, end = _region(game, code_id, t)
-    if len(tl) > MAX_TAIL:
+    if _size(tl) > MAX_TAIL:
         return None
     tl = _positions_kept(_ends_written(game.codes[code_id], tl), end)
     if tl[-1].endswith(f"return {RELOAD}"):
@@ -290,7 +311,7 @@ def _region(game, code_id: int, pc: int) -> tuple[list[str], list[int], int]:
         emitted += 1
         kind = code.kinds[k]
         body = [line.replace("@NEXT@", str(k + 1)) for line in op_lines(code.srcs[k])]
-        if kind == JUMP and body[-1].startswith("return ") and body[-1][7:].isdigit() and len(lines) < MAX_LINES:
+        if kind == JUMP and body[-1].startswith("return ") and body[-1][7:].isdigit() and _size(lines) < MAX_LINES:
             # A jump to a known place: go on writing from there (the next block starts there anyway).
             lines.extend(body[:-1])
             owners.extend([k] * (len(body) - 1))
@@ -326,7 +347,7 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
         if m:
             t = int(m.group(3))
             tl, to, end = _region(game, code_id, t)
-            if len(tl) <= MAX_TAIL:
+            if _size(tl) <= MAX_TAIL:
                 # Where the tail's frame goes on is the tail's end, not the outer block's: recorded
                 # in place; a RELOAD left (a frame changed some other way) keeps the tail out.
                 kept = _positions_kept(tl, end)
@@ -375,11 +396,11 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
 
     code = game.codes[code_id]
     lines, owners, _ = _region(game, code_id, 0)
-    if len(lines) > MAX_INLINE:
+    if _size(lines) > MAX_INLINE:
         return None
     if game.tails:
         lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
-        if len(lines) > MAX_INLINE:
+        if _size(lines) > MAX_INLINE:
             return None
     _inlined[0] += 1
     env = f"_e{_inlined[0]}"
