@@ -77,7 +77,7 @@ class StraightWriter:
         for a, info in zip(g.actions, p.actions, strict=True):
             body = info.body[1:] if a.lead is not None else info.body
             out += self.unit(a.code, body, "action")
-        out += self.main(hooks)
+        out += self.main()
         return "\n".join(out) + "\n"
 
     def unit(self, code_id: int, body, unit: str) -> list[str]:
@@ -218,57 +218,66 @@ class StraightWriter:
                 f"{ind}else:", *("    " + line for line in listed[2:])]
 
     # ------------------------------------------------------------ rounds and turns
-    def main(self, hooks: dict[str, int]) -> list[str]:
-        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
-        c, g, p = self.c, self.g, self.p
-        n = c.n
+    def hook(self, when: str, ind: str) -> list[str]:
+        """A hook written where the game's loop runs it (none if the rules have no such hook)."""
+        return self.in_place(self.c.hook_codes[when], [], ind) if when in self.c.hook_codes else []
 
-        def hook(when: str, ind: str) -> list[str]:
-            return self.in_place(hooks[when], [], ind) if when in hooks else []
+    def ended(self, when: str, ind: str, turn_only: bool = True) -> list[str]:
+        """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
+        machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
+        In `round end` and `game end` an `end` is the hook's return: one from a procedure they
+        call takes the machine's stranger ways, so the machine plays it (a bail)."""
+        if when not in self.c.hook_codes:
+            return []
+        catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
+            else (f"{ind}except _End:", f"{ind}    raise _Bail")
+        return [f"{ind}try:", *self.hook(when, ind + "    "), *catch]
 
-        options = c.turn_option_lines
-        if not options or any("return" in line for line in options[1:-1]):
-            raise NoStraight("turn options that return early")
-        counted = self.counted_options()
+    def entered(self, counted: tuple[list[str], list[list[str]]] | None) -> list[str]:
+        """The picked action run: by its number (`_a`), or among counted options by the picked
+        option's place (`_k`, the option's among its own action's)."""
         enter = []
-        for a, (code, _, slot) in enumerate(g.action_entry):
+        for a, (code, _, slot) in enumerate(self.g.action_entry):
             if counted is None:
                 enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-            else:  # the picked action by its place among the options (`_k`: the option's among its own)
+            else:
                 enter.append("if _k < _n0:" if a == 0 else f"elif (_k := _k - _n{a - 1}) < _n{a}:")
                 enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
-        # The game's end, its frame's position where the machine's would be.
-        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(g.codes[0].kinds)}", "return"]
-        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
-        round_ends = [_test(c.fresh(info)) for info in p.round_ends]
+        return enter
 
-        def ended(when: str, ind: str, turn_only: bool = True) -> list[str]:
-            """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
-            machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
-            In `round end` and `game end` an `end` is the hook's return: one from a procedure they
-            call takes the machine's stranger ways, so the machine plays it (a bail)."""
-            if when not in hooks:
-                return []
-            catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
-                else (f"{ind}except _End:", f"{ind}    raise _Bail")
-            return [f"{ind}try:", *hook(when, ind + "    "), *catch]
-
-        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
-        # with its end (a run that stops leaves them to the state the machine goes back to).
-        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
-                    "        st.counts = []", "", "def _sp_run(st, rec):"]
+    def end_checks(self, game_ends: list[str], round_ends: list[str]) -> tuple[list[str], list[str]]:
+        """The tests after a turn of the game's and the round's end, and the state's lists they
+        watch (a game's end that reads nothing but counters and variables is tested again only
+        if one of them changed: a copy of the lists, compared at C speed, stands for a test that
+        most turns would find false again)."""
         checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
-        # A game's end that reads nothing but counters and variables is tested again after a turn
-        # only if one of them changed: a copy of the lists, compared at C speed, stands for a test
-        # that most turns would find false again.
-        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in p.vars))
+        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in self.p.vars))
         if watched and game_ends:
             changed = " or ".join(f"st.{name} != _seen_{name}" for name in watched)
             checks = [f"                if {changed}:",
                       *(f"                    _seen_{name} = st.{name}[:]" for name in watched),
                       *("    " + line for check in checks for line in check.split("\n"))]
         checks += [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
+        return checks, watched
+
+    def main(self) -> list[str]:
+        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
+        c, g, p = self.c, self.g, self.p
+        n = c.n
+        hook, ended = self.hook, self.ended
+        options = c.turn_option_lines
+        if not options or any("return" in line for line in options[1:-1]):
+            raise NoStraight("turn options that return early")
+        counted = self.counted_options()
+        # The game's end, its frame's position where the machine's would be.
+        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(g.codes[0].kinds)}", "return"]
+        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
+        checks, watched = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
+        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
+        # with its end (a run that stops leaves them to the state the machine goes back to).
+        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
+                    "        st.counts = []", "", "def _sp_run(st, rec):"]
         lines = [
             "def _sp_main(st, rec):",
             *(counting if g.count_size else []),
@@ -309,7 +318,7 @@ class StraightWriter:
                 *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
                 "                        st.budget = st.step_limit",
                 "                        _a, _x = _v[_i]"]),
-            *("                        " + line for line in enter),
+            *("                        " + line for line in self.entered(counted)),
             "                except _End as e:",
             "                    if e.what != 'turn': raise",
             *ended("turn end", "                "),
