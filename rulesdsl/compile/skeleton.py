@@ -44,7 +44,6 @@ class Skeleton:
         labels: dict[str, int] = {}
         maybe("setup")
         labels["round"] = b.pc
-        const = self.source.const
         # Where a run of rounds or turns with no decision is reported (the step budget): the hook
         # that runs at each, or else the end that never came.
         ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
@@ -54,37 +53,10 @@ class Skeleton:
             *(["st.event(0, f'== round {st.round} ==')"] if v.log else [])])
         maybe("round start")
         labels["turn"] = b.pc
-        n = self.n
-        names = g.names
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
-            "st.budget -= 1",
-            "if st.budget < 0: st.tick()",
-            "if st.next_player >= 0: _w = st.next_player",
-            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
-            "elif st.turn == 0: _w = st.current",
-            f"else: _w = (st.current + st.direction) % {n}",
-            "st.next_player = st.continue_from = -1",
-            "st.current = _w",
-            "st.turn += 1",
-            *([f"st.event(0, f'-- turn {{st.turn}}: {{{const(names)}[_w]}} --')"] if v.log else []),
-        ])
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self._next_turn)
         maybe("turn start")
-
-        def decide(v: Variant) -> list[str]:
-            body = self.turn_option_lines[1:-1]
-            # The turn-options function's body written in place (one call less a turn): the last
-            # op of its block, so the names it binds (env included) are not read after it. One
-            # that returns early stays a function.
-            get = [f"_v = {const(g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
-                else [*(line[4:] for line in body), "_v = opts"]
-            passes = f"    st.event(0, {const(names)}[st.current] + ' cannot act: the turn passes')"
-            return [*get, "if not _v:", *([passes] if v.log else []),
-                    "    return @NEXT@",
-                    "st.pending = 0; st.chooser = st.current; st.options = tuple(_v); st._texts = None",
-                    f"return {SUSPEND}"]
-
-        main.parts[b.emit(None, CONTROL, decide)] = self._action_parts()
+        main.parts[b.emit(None, CONTROL, self._turn_decision)] = self._action_parts()
         labels["after action"] = b.pc
         g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
         self.turn_region = (labels["turn"] + 1, labels["after action"])
@@ -116,7 +88,7 @@ class Skeleton:
         maybe("round end")
         labels["over"] = over_cell[0] = b.pc
         maybe("game end")
-        rank_parts = [(_every_seat(self.rank_fn(info), n), info.expr.span) for _, info in p.rank]
+        rank_parts = [(_every_seat(self.rank_fn(info), self.n), info.expr.span) for _, info in p.rank]
         if p.winners is not None:
             rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
         main.parts[b.emit(None, CONTROL, lambda v: [
@@ -129,6 +101,36 @@ class Skeleton:
         for what, cell in self.end_cells:
             cell[0] = labels[what]
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _next_turn(self, v: Variant) -> list[str]:
+        """A new turn: whose it is (the next player named, or the one after the player to
+        continue from, or after the current one), counted against the step budget."""
+        n = self.n
+        return [
+            "st.budget -= 1",
+            "if st.budget < 0: st.tick()",
+            "if st.next_player >= 0: _w = st.next_player",
+            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
+            "elif st.turn == 0: _w = st.current",
+            f"else: _w = (st.current + st.direction) % {n}",
+            "st.next_player = st.continue_from = -1",
+            "st.current = _w",
+            "st.turn += 1",
+            *([f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"] if v.log else []),
+        ]
+
+    def _turn_decision(self, v: Variant) -> list[str]:
+        """The turn's decision: the turn-options function's body written in place (one call less
+        a turn; the last op of its block, so the names it binds, env included, are not read after
+        it; one that returns early stays a function); no option, and the turn passes."""
+        const = self.source.const
+        body = self.turn_option_lines[1:-1]
+        get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
+            else [*(line[4:] for line in body), "_v = opts"]
+        passes = f"    st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
+        return [*get, "if not _v:", *([passes] if v.log else []), "    return @NEXT@",
+                "st.pending = 0; st.chooser = st.current; st.options = tuple(_v); st._texts = None",
+                f"return {SUSPEND}"]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the
