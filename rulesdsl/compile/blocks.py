@@ -12,14 +12,12 @@ from ..engine.state import (
     HALT,
     JUMP,
     LEAF_DONE,
-    PLAIN,
     RELOAD,
     STACKED,
     SUSPEND,
     SUSPENDED,
-    TEST,
 )
-from .source import _STRING, env_list
+from .source import _STRING, Variant, env_list
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -27,23 +25,23 @@ MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
 
 
-def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[Callable, int, list[int]]:
+def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
     """One Python function running code `code_id` from `pc` to its first control op.
 
     TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
     a jump to a known place is followed (the code there is written next); a CONTROL op (a choose,
     a call, a return, an `end`) ends the block, and the machine saves the position after it. An
     early return's target is written in place too, under its `if`, when it is short (a tail): the
-    other way of an `if`, the next round of a loop. Ops without source are called as the closures
-    they are. Returns the function, the position after its last op, and the op of each line of its
-    body (for errors).
+    other way of an `if`, the next round of a loop. Returns the function, the position after its
+    last op, and the op of each line of its body (for errors). Source Python refuses is a fault of
+    the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
     """
     code = game.codes[code_id]
-    lines, owners, k, _ = _region(game, code_id, pc, sources)
-    if sources and game.tails:
+    lines, owners, k = _region(game, code_id, pc)
+    if game.tails:
         lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
     lines = _ends_written(code, lines)
-    if sources and game.tails and not code.leaf:
+    if game.tails and not code.leaf:
         lines = _positions_kept(lines, k)
         lines, owners = _answered(game, code_id, lines, owners, pc, TAIL_DEPTH)
         lines, owners = _looped(lines, owners, pc)
@@ -51,12 +49,90 @@ def block_function(game, code_id: int, pc: int, sources: bool = True) -> tuple[C
     scope: dict[str, object] = {}
     try:
         compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
-    except SyntaxError:
-        # Some expression cannot stand where its op's source puts it (Python refuses `:=` in a
-        # comprehension's iterable, say): this block calls every op's closure instead.
-        return block_function(game, code_id, pc, sources=False)
+    except SyntaxError as e:
+        e.add_note(f"(an internal error: the block written for {code.name} @{pc})\n{text}")
+        raise
     exec(compiled, game.namespace, scope)
     return scope["block"], k, owners
+
+
+def op_lines(write) -> list[str]:
+    """An op's lines in a machine block: its writer's lines for a run without a log and, if the
+    writer asked about the log, for a run with one, tested at run time where they differ (only
+    the lines that differ: most ops log one line, or none)."""
+    unlogged = Variant()
+    plain = write(unlogged)
+    if not unlogged.log_asked:
+        return plain
+    logged = write(Variant(log=True))
+    if plain == logged:
+        return plain
+    i = 0
+    while i < min(len(plain), len(logged)) and plain[i] == logged[i]:
+        i += 1
+    j = 0
+    while j < min(len(plain), len(logged)) - i and plain[-1 - j] == logged[-1 - j]:
+        j += 1
+    if not _apart(plain, logged, i, j):
+        i = j = 0
+    a, b = plain[i:len(plain) - j], logged[i:len(logged) - j]
+    ind = _indent((a or b)[0])
+    pad = " " * ind
+    if not a and len(b) == 1 and not _COMPOUND.match(b[0].strip()):
+        middle = [f"{pad}if st.log is not None: {b[0].strip()}"]
+    elif not b:
+        middle = [f"{pad}if st.log is None:", *(f"    {x}" for x in a)]
+    else:
+        middle = [f"{pad}{_LOGGED}", *(f"    {x}" for x in b),
+                  *([f"{pad}else:", *(f"    {x}" for x in a)] if a else [])]
+    return [*plain[:i], *middle, *plain[len(plain) - j:]]
+
+
+_COMPOUND = re.compile(r"(if|elif|else|for|while|try|except|finally|with|def|class)\b")
+_CLAUSE = re.compile(r"(elif|else|except|finally)\b")
+
+
+def _size(lines: list[str]) -> int:
+    """The lines of a stretch as the limits on what is written in place count them: a log's
+    branch (op_lines) as two, its test and the one line that runs it, since a run without a log
+    only tests it; a tail or a leaf is written in place when the lines most runs go through
+    are few."""
+    n = 0
+    inside = -1  # the indent of the log's test whose branch is being skipped
+    for line in lines:
+        if inside >= 0 and _indent(line) > inside:
+            continue
+        inside = -1
+        n += 1
+        if line.strip() == _LOGGED:
+            inside = _indent(line)
+            n += 1
+    return n
+
+
+_LOGGED = "if st.log is not None:"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _apart(plain: list[str], logged: list[str], i: int, j: int) -> bool:
+    """Whether the lines where two variants differ (after the first i lines, before the last j)
+    are whole statements at one indent, which an `if` can hold."""
+    middles = [x for x in (plain[i:len(plain) - j], logged[i:len(logged) - j]) if x]
+    ind = _indent(middles[0][0])
+    if any(_indent(m[0]) != ind or _CLAUSE.match(m[0].strip()) or min(map(_indent, m)) < ind for m in middles):
+        return False
+    if i:
+        before = plain[i - 1]
+        if (_indent(before) >= ind) == before.endswith(":"):
+            return False
+    if j:
+        after = plain[len(plain) - j]
+        if _indent(after) > ind or (_indent(after) == ind and _CLAUSE.match(after.strip())):
+            return False
+    return True
 
 
 def _positions_kept(lines: list[str], end: int) -> list[str]:
@@ -95,11 +171,11 @@ def _goes_on(game, code_id: int, t: int, pc: int, depth: int) -> tuple[list[str]
     """After a decision answered in place, the code from t written there too when it is short (a
     tail, as `_tails` writes the other way of an `if`): one trip through the machine less. Its
     own decisions are answered in place in their turn (`depth` levels at most). None if t is the
-    block's own start (it loops, `_looped`), or the code from t is long, opaque or reloads."""
+    block's own start (it loops, `_looped`), or the code from t is long or reloads."""
     if t == pc or depth <= 0:
         return None
-    tl, to, end, opaque = _region(game, code_id, t, True)
-    if opaque or len(tl) > MAX_TAIL:
+    tl, to, end = _region(game, code_id, t)
+    if _size(tl) > MAX_TAIL:
         return None
     tl = _positions_kept(_ends_written(game.codes[code_id], tl), end)
     if tl[-1].endswith(f"return {RELOAD}"):
@@ -163,7 +239,7 @@ def _looped(lines: list[str], owners: list[int], pc: int) -> tuple[list[str], li
     try:
         tree = pyast.parse("".join(line + "\n" for line in lines))
     except SyntaxError:
-        return lines, owners  # block_function finds the error and falls back
+        return lines, owners  # block_function finds the error and says so
     found: list[pyast.Return] = []
 
     def visit(node: pyast.AST, looped: bool) -> None:
@@ -221,37 +297,21 @@ MAX_TAIL = 40  # lines of a tail written in place
 _EARLY = re.compile(r"^(\s*)(if .*): return (\d+)$")
 
 
-def _region(game, code_id: int, pc: int, sources: bool) -> tuple[list[str], list[int], int, bool]:
-    """The lines of a block from pc (see block_function), the op of each, the position after its
-    last op, and whether it ends by a CONTROL op run as a closure (its result unknown here)."""
+def _region(game, code_id: int, pc: int) -> tuple[list[str], list[int], int]:
+    """The lines of a block from pc (see block_function), the op of each, and the position after
+    its last op."""
 
     code = game.codes[code_id]
-    names = game.namespace
     lines: list[str] = []
     owners: list[int] = []
     k = pc
-    n = len(code.ops)
+    n = len(code.kinds)
     emitted = 0
-    opaque = False
     while True:
         emitted += 1
         kind = code.kinds[k]
-        make = code.srcs[k] if sources else None
-        body = [line.replace("@NEXT@", str(k + 1)) for line in make()] if make is not None else None
-        if body is None:
-            op = f"_op{code_id}_{k}"
-            names[op] = code.ops[k]
-            if kind == PLAIN:
-                body = [f"{op}(st, env)"]
-            elif kind == TEST:
-                body = [f"_r = {op}(st, env)", "if _r is not None: return _r"]
-            elif kind == JUMP:
-                body = [f"return {op}(st, env)"]
-            else:
-                body = [f"_r = {op}(st, env)", f"return {k + 1} if _r is None else _r"]
-                opaque = True
-        if kind == JUMP and make is not None and body[-1].startswith("return ") and body[-1][7:].isdigit() \
-                and len(lines) < MAX_LINES:
+        body = [line.replace("@NEXT@", str(k + 1)) for line in op_lines(code.srcs[k])]
+        if kind == JUMP and body[-1].startswith("return ") and body[-1][7:].isdigit() and _size(lines) < MAX_LINES:
             # A jump to a known place: go on writing from there (the next block starts there anyway).
             lines.extend(body[:-1])
             owners.extend([k] * (len(body) - 1))
@@ -270,7 +330,7 @@ def _region(game, code_id: int, pc: int, sources: bool) -> tuple[list[str], list
             lines.append(f"return {k}")
             owners.append(k - 1)
             break
-    return lines, owners, k, opaque
+    return lines, owners, k
 
 
 def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) -> tuple[list[str], list[int]]:
@@ -286,8 +346,8 @@ def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) 
         tail = None
         if m:
             t = int(m.group(3))
-            tl, to, end, opaque = _region(game, code_id, t, True)
-            if not opaque and len(tl) <= MAX_TAIL:
+            tl, to, end = _region(game, code_id, t)
+            if _size(tl) <= MAX_TAIL:
                 # Where the tail's frame goes on is the tail's end, not the outer block's: recorded
                 # in place; a RELOAD left (a frame changed some other way) keeps the tail out.
                 kept = _positions_kept(tl, end)
@@ -311,9 +371,9 @@ _GOTO = re.compile(r"\breturn (\d+)$")
 def _return_src(code, k: int) -> str | None:
     """If op k of `code` is its return (a frame's end, or a leaf's), what a block returns there."""
 
-    if k >= len(code.ops) or code.kinds[k] != CONTROL or code.srcs[k] is None:
+    if k >= len(code.kinds) or code.kinds[k] != CONTROL:
         return None
-    body = code.srcs[k]()
+    body = code.srcs[k](Variant())
     if body == ["st.stack.pop()", f"return {RELOAD}"]:
         return f"(st.stack.pop(), {RELOAD})[1]"
     if body == [f"return {LEAF_DONE}"]:
@@ -335,12 +395,12 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
     be (`_leaf_error`). None where the leaf is not such a block."""
 
     code = game.codes[code_id]
-    lines, owners, _, opaque = _region(game, code_id, 0, True)
-    if opaque or len(lines) > MAX_INLINE:
+    lines, owners, _ = _region(game, code_id, 0)
+    if _size(lines) > MAX_INLINE:
         return None
     if game.tails:
         lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
-        if len(lines) > MAX_INLINE:
+        if _size(lines) > MAX_INLINE:
             return None
     _inlined[0] += 1
     env = f"_e{_inlined[0]}"
@@ -372,14 +432,10 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
         out.append(line)
     values = list(args) + ["None"] * (code.nlocals - len(args))
     names = ", ".join(f"{env}_{i}" for i in range(len(values)))
-    whole = re.compile(rf"^(\s*)(_k\d+)\(st, {env}\)$")  # an op run as its closure (with the log)
-    if values and not any(re.search(rf"\b{env}\b(?!\[\d+\])", part) for line in out if not whole.match(line)
+    if values and not any(re.search(rf"\b{env}\b(?!\[\d+\])", part) for line in out
                           for part in _STRING.split(line)):
-        # The locals are read and written as `env[k]`, k written out: they are Python's own, and
-        # a closure gets them in a list, read back after it.
-        back = f"{names}{',' if len(values) == 1 else ''} = {env}_all"
-        out = [f"{m[1]}{env}_all = [{names}]; {m[2]}(st, {env}_all); {back}" if (m := whole.match(line)) else
-               "".join(re.sub(rf"\b{env}\[(\d+)\]", rf"{env}_\1", part) + (strings[i] if i < len(strings) else "")
+        # The locals are read and written as `env[k]`, k written out: they are Python's own.
+        out = ["".join(re.sub(rf"\b{env}\[(\d+)\]", rf"{env}_\1", part) + (strings[i] if i < len(strings) else "")
                        for i, part in enumerate(_STRING.split(line)))
                for line in out for strings in [_STRING.findall(line)]]
         first = f"{names} = {', '.join(values)}"

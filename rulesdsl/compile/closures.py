@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import ast
-from ..checker import BOOL, CARD, DIRECTION, PLAYER, elem, is_list
 from ..engine.state import State
 from ..errors import Diagnostic, RulesError
 from .runtime import Fn
@@ -18,36 +17,6 @@ class Closures:
     # ------------------------------------------------------------ expressions
     def type(self, e: ast.Expr) -> str:
         return self.p.types.get(id(e), "any")
-
-    def template(self, t: ast.Template) -> Callable[[State, list], str]:
-        parts = []
-        for part in t.parts:
-            if isinstance(part, str):
-                parts.append((lambda text: lambda st, env: text)(part))
-            else:
-                parts.append(self.formatter(self.expr(part), self.type(part)))
-        return lambda st, env: "".join(p(st, env) for p in parts)
-
-    def formatter(self, f: Fn, t: str) -> Fn:
-        g = self.g
-
-        def one(v, et):
-            if v is None:
-                return "none"
-            if et == PLAYER:
-                return g.names[v]
-            if et == CARD:
-                return g.card_text[v]
-            if et == BOOL:
-                return "yes" if v else "no"
-            if et == DIRECTION:
-                return "clockwise" if v > 0 else "counterclockwise"
-            return str(v)
-
-        if is_list(t):
-            et = elem(t)
-            return lambda st, env: ", ".join(one(v, et) for v in f(st, env) if v is not None)
-        return lambda st, env: one(f(st, env), t)
 
     def zone(self, e: ast.Expr) -> Fn:
         """A function giving the zone instance index an expression names."""

@@ -55,6 +55,7 @@ class Compiler(Skeleton, Statements, Closures):
         self.end_cells: list[tuple[str, list[int]]] = []
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
+        self.choose_options: dict[int, Callable[[], list[str]]] = {}  # per choose: its options' writer
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
@@ -190,8 +191,7 @@ class Compiler(Skeleton, Statements, Closures):
         for side in (e.left, e.right):
             if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
                 continue
-            fmt = self.formatter(self.expr(side), self.type(side))
-            sides.append((_source(self.p.files, side.span), fmt))
+            sides.append((_source(self.p.files, side.span), self.text_fn(side)))
 
         def explain(st):
             env = [None] * max(nlocals, 1)

@@ -15,16 +15,10 @@ from ..errors import RulesRuntimeError
 Fn = Callable[[State, list], object]
 
 
-def _card_holes(cards: Fn) -> Fn:
-    def part(st, env):
-        cs = cards(st, env)
-        return ", ".join(["{}"] * len(cs)), cs
-
-    return part
-
-
-def _text_hole(fmt: Fn) -> Fn:
-    return lambda st, env: (fmt(st, env), ())
+def log_moved(st: State, cards: list, sources: str, to: str) -> None:
+    """The event of cards moved (`move`, `move all`, `draw`): how many, from where, to where."""
+    if cards:
+        st.event(1, f"{len(cards)} card{'s' if len(cards) > 1 else ''} from {sources} to {to}: {{}}", tuple(cards))
 
 
 def _located_part(f: Callable[[State], object], span, number: bool = False) -> Callable[[State], object]:

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from ..engine.game import ActionRt, Code, distinct_plain
 from ..engine.state import (
     CONTROL,
-    HALT,
     JUMP,
     PLAIN,
     RELOAD,
@@ -21,7 +20,7 @@ from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
 )
-from .source import NoSource
+from .source import NoSource, Variant
 from .statements import _Builder
 
 
@@ -33,65 +32,81 @@ class Skeleton:
         g, p = self.g, self.p
         b = _Builder(main)
 
-        def call(code_id: int) -> Callable:
-            nlocals = g.codes[code_id].nlocals
-
-            def op(st, env):
-                st.stack.append([code_id, 0, [None] * nlocals])
-                return RELOAD
-
-            return op
-
         def maybe(when: str) -> None:
             if when in hooks:
                 code_id, nlocals = hooks[when], g.codes[hooks[when]].nlocals
                 if g.codes[code_id].leaf:
                     self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
                     return
-                b.emit(call(code_id), None, CONTROL,
-                       lambda: [f"st.stack.append([{code_id}, 0, {env_list([], nlocals)}])", f"return {RELOAD}"])
+                b.emit(None, CONTROL,
+                       lambda v: [f"st.stack.append([{code_id}, 0, {env_list([], nlocals)}])", f"return {RELOAD}"])
 
         labels: dict[str, int] = {}
         maybe("setup")
         labels["round"] = b.pc
-
-        def round_begin(st, env):
-            st.tick()
-            st.round += 1
-            if st.log is not None:
-                st.event(0, f"== round {st.round} ==")
-
-        const = self.source.const
         # Where a run of rounds or turns with no decision is reported (the step budget): the hook
         # that runs at each, or else the end that never came.
         ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
         never = ends[0] if ends else None
-        b.emit(round_begin, p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda: [
+        b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda v: [
             "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
-            "if st.log is not None: st.event(0, f'== round {st.round} ==')"])
+            *(["st.event(0, f'== round {st.round} ==')"] if v.log else [])])
         maybe("round start")
         labels["turn"] = b.pc
-        n = self.n
-        names = g.names
-
-        def next_turn(st, env):
-            st.tick()
-            if st.next_player >= 0:
-                who = st.next_player
-            elif st.continue_from >= 0:
-                who = (st.continue_from + st.direction) % n
-            elif st.turn == 0:
-                who = st.current
-            else:
-                who = (st.current + st.direction) % n
-            st.next_player = st.continue_from = -1
-            st.current = who
-            st.turn += 1
-            if st.log is not None:
-                st.event(0, f"-- turn {st.turn}: {names[who]} --")
-
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(next_turn, p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda: [
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self._next_turn)
+        maybe("turn start")
+        main.parts[b.emit(None, CONTROL, self._turn_decision)] = self._action_parts()
+        labels["after action"] = b.pc
+        g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
+        self.turn_region = (labels["turn"] + 1, labels["after action"])
+        maybe("turn end")
+        game_ends = [self.cond_fn(x) for x in p.game_ends]
+        round_ends = [self.cond_fn(x) for x in p.round_ends]
+        over_cell, round_over_cell, mid_cell = [0], [0], [0]
+
+        def checks(infos, cell) -> Callable[[Variant], list[str]]:
+            return lambda v: [f"if {self.fresh(info)}: return {cell[0]}" for info in infos]
+
+        def parts(infos, fns) -> list:
+            return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
+
+        if game_ends:
+            # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
+            main.parts[b.emit(None, TEST, checks(p.game_ends, mid_cell))] = parts(p.game_ends, game_ends)
+        if round_ends:
+            main.parts[b.emit(None, TEST, checks(p.round_ends, round_over_cell))] = parts(p.round_ends, round_ends)
+        turn_label = labels["turn"]
+        b.emit(None, JUMP, lambda v: [f"return {turn_label}"])
+        labels["round over"] = round_over_cell[0] = b.pc
+        maybe("round end")
+        if game_ends:
+            main.parts[b.emit(None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
+        round_label = labels["round"]
+        b.emit(None, JUMP, lambda v: [f"return {round_label}"])
+        labels["game over in a round"] = mid_cell[0] = b.pc
+        maybe("round end")
+        labels["over"] = over_cell[0] = b.pc
+        maybe("game end")
+        rank_parts = [(_every_seat(self.rank_fn(info), self.n), info.expr.span) for _, info in p.rank]
+        if p.winners is not None:
+            rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
+        main.parts[b.emit(None, CONTROL, lambda v: [
+            *self.game_over(v),
+            # The frame's position as the machine records it after a HALT (this source may be
+            # written in place of a jump, in another block).
+            "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"])] = rank_parts
+        self.labels = labels
+        # Now that labels are known, fill in the cells `end turn/round/game` jump to.
+        for what, cell in self.end_cells:
+            cell[0] = labels[what]
+        self.turn_cell[0], self.turn_cell[1] = self.turn_region
+
+    def _next_turn(self, v: Variant) -> list[str]:
+        """A new turn: whose it is (the next player named, or the one after the player to
+        continue from, or after the current one), counted against the step budget."""
+        n = self.n
+        return [
             "st.budget -= 1",
             "if st.budget < 0: st.tick()",
             "if st.next_player >= 0: _w = st.next_player",
@@ -101,100 +116,21 @@ class Skeleton:
             "st.next_player = st.continue_from = -1",
             "st.current = _w",
             "st.turn += 1",
-            f"if st.log is not None: st.event(0, f'-- turn {{st.turn}}: {{{const(names)}[_w]}} --')",
-        ])
-        maybe("turn start")
-        turn_options = g.turn_options_fn or g.turn_options
+            *([f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"] if v.log else []),
+        ]
 
-        def decide(st, env):
-            opts = turn_options(st)
-            if not opts:
-                if st.log is not None:
-                    st.event(0, f"{names[st.current]} cannot act: the turn passes")
-                return None
-            st.pending = 0
-            st.chooser = st.current
-            st.options = tuple(opts)
-            st._texts = None
-            return SUSPEND
-
-        def decide_src() -> list[str]:
-            body = self.turn_option_lines
-            if any("return" in line for line in body[1:-1]):
-                body = []  # it returns early: keep it a function
-            # The turn-options function's body written in place (one call less a turn): the last
-            # op of its block, so the names it binds (env included) are not read after it.
-            get = [line[4:] for line in body[1:-1]] + ["_v = opts"] if body else [f"_v = {const(turn_options)}(st)"]
-            return get + [
-                "if not _v:",
-                f"    if st.log is not None: st.event(0, {const(names)}[st.current] + ' cannot act: the turn passes')",
-                "    return @NEXT@",
+    def _turn_decision(self, v: Variant) -> list[str]:
+        """The turn's decision: the turn-options function's body written in place (one call less
+        a turn; the last op of its block, so the names it binds, env included, are not read after
+        it; one that returns early stays a function); no option, and the turn passes."""
+        const = self.source.const
+        body = self.turn_option_lines[1:-1]
+        get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
+            else [*(line[4:] for line in body), "_v = opts"]
+        passes = f"    st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
+        return [*get, "if not _v:", *([passes] if v.log else []), "    return @NEXT@",
                 "st.pending = 0; st.chooser = st.current; st.options = tuple(_v); st._texts = None",
-                f"return {SUSPEND}",
-            ]
-
-        main.parts[b.emit(decide, None, CONTROL, decide_src)] = self._action_parts()
-        labels["after action"] = b.pc
-        g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
-        self.turn_region = (labels["turn"] + 1, labels["after action"])
-        maybe("turn end")
-        game_ends = [self.cond_fn(x) for x in p.game_ends]
-        round_ends = [self.cond_fn(x) for x in p.round_ends]
-        over_cell, round_over_cell, mid_cell = [0], [0], [0]
-
-        def checks(infos, cell) -> Callable[[], list[str]]:
-            return lambda: [f"if {self.fresh(info)}: return {cell[0]}" for info in infos]
-
-        def check_game_in_round(st, env):
-            # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
-            for f in game_ends:
-                if f(st):
-                    return mid_cell[0]
-            return None
-
-        def check_game(st, env):
-            for f in game_ends:
-                if f(st):
-                    return over_cell[0]
-            return None
-
-        def check_round(st, env):
-            for f in round_ends:
-                if f(st):
-                    return round_over_cell[0]
-            return None
-
-        def parts(infos, fns) -> list:
-            return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
-
-        if game_ends:
-            at = b.emit(check_game_in_round, None, TEST, checks(p.game_ends, mid_cell))
-            main.parts[at] = parts(p.game_ends, game_ends)
-        if round_ends:
-            at = b.emit(check_round, None, TEST, checks(p.round_ends, round_over_cell))
-            main.parts[at] = parts(p.round_ends, round_ends)
-        turn_label = labels["turn"]
-        b.emit(lambda st, env: turn_label, None, JUMP, lambda: [f"return {turn_label}"])
-        labels["round over"] = round_over_cell[0] = b.pc
-        maybe("round end")
-        if game_ends:
-            main.parts[b.emit(check_game, None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
-        round_label = labels["round"]
-        b.emit(lambda st, env: round_label, None, JUMP, lambda: [f"return {round_label}"])
-        labels["game over in a round"] = mid_cell[0] = b.pc
-        maybe("round end")
-        labels["over"] = over_cell[0] = b.pc
-        maybe("game end")
-        finish, finish_src = self._finish()
-        rank_parts = [(_every_seat(self.rank_fn(info), n), info.expr.span) for _, info in p.rank]
-        if p.winners is not None:
-            rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
-        main.parts[b.emit(finish, None, CONTROL, finish_src)] = rank_parts
-        self.labels = labels
-        # Now that labels are known, fill in the cells `end turn/round/game` jump to.
-        for what, cell in self.end_cells:
-            cell[0] = labels[what]
-        self.turn_cell[0], self.turn_cell[1] = self.turn_region
+                f"return {SUSPEND}"]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the
@@ -210,7 +146,7 @@ class Skeleton:
                 out.append((lambda st, f=a.lead.domain, part=part: part(st, f), info.body[0].domain.span))
         return out
 
-    def _turn_options_fn(self) -> Callable[[State], list] | None:
+    def _turn_options_fn(self) -> Callable[[State], list]:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
@@ -239,10 +175,12 @@ class Skeleton:
         lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
         scope: dict[str, object] = {}
+        text = "\n".join(lines) + "\n"
         try:
-            code = compile("\n".join(lines) + "\n", f"<rules {g.name} turn options>", "exec")
-        except SyntaxError:  # an expression Python does not take here: the loop in Game.turn_options
-            return None
+            code = compile(text, f"<rules {g.name} turn options>", "exec")
+        except SyntaxError as e:
+            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
+            raise
         exec(code, self.source.names, scope)
         self.turn_option_lines = lines
         return scope["turn_options"]
@@ -276,79 +214,38 @@ class Skeleton:
             return None  # it reads the action's locals
         return plan
 
-    def _finish(self) -> tuple[Callable, Callable[[], list[str]]]:
-        """The end of a game (ranking, winners, the state's last fields) as an op, and its source:
-        each seat's rank keys and the winners written out, the expressions in place."""
+    def game_over(self, v: Variant) -> list[str]:
+        """The end of a game (ranking, winners, the state's last fields): each seat's rank keys
+        and the winners written out, the expressions in place."""
         g, p, n = self.g, self.p, self.n
-        keys = [(order, self.rank_fn(info)) for order, info in p.rank]
-        winners_fn = self.cond_fn(p.winners) if p.winners is not None else None
-
-        def log(st, winners):
-            st.event(0, "game over: " + (", ".join(g.names[w] for w in winners) or "nobody") + " "
-                     + ("win" if len(winners) > 1 else "wins"))
-
-        def source() -> list[str]:
-            inline = self.source.inline
-            # Each expression gets locals of its own, as rank_fn's and cond_fn's calls do (the
-            # block's own are not read again: the game ends here).
-            lines = []
-            if keys:
-                fns = [(order, info, self.expr(info.expr)) for order, info in p.rank]
-                for seat in range(n):
-                    for k, (order, info, f) in enumerate(fns):
-                        neg = "" if order == "lowest" else "-"
-                        lines += [f"env = {env_list([], info.nlocals)}", f"env[{info.it_slot}] = {seat}",
-                                  f"_v = {inline(f)}",
-                                  f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
-                    parts = [f"_a{seat}_{k}" for k in range(len(fns))]
-                    lines.append(f"_a{seat} = {parts[0]}" if len(parts) == 1 else f"_a{seat} = ({', '.join(parts)})")
-                ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
-                lines.append(f"ranking = [{', '.join(ranks)}]")
-            if p.winners is not None:
-                lines += [f"env = {env_list([], p.winners.nlocals)}", f"_s = set({inline(self.expr(p.winners.expr))})",
-                          "_s.discard(None)", "winners = sorted(_s)"]
-                if not keys:
-                    lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
-            elif keys:
-                lines.append("winners = []")
-                lines += [f"if ranking[{s}] == 1: winners.append({s})" for s in range(n)]
-            else:
-                lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
-            return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
-                            "st.chooser = -1", "st.options = ()", "st._texts = None",
-                            f"if st.log is not None: {self.source.const(log)}(st, winners)",
-                            # The frame's position as the machine records it after a HALT (this
-                            # source may be written in place of a jump, in another block).
-                            "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"]
-
-        def finish(st, env):
-            ranking = [1] * n
-            if keys:
-                vals = []
-                for seat in range(n):
-                    k = []
-                    for order, f in keys:
-                        v = f(st, seat)
-                        v = int(v) if v is not None else 0
-                        k.append(v if order == "lowest" else -v)
-                    vals.append(tuple(k))
-                for seat in range(n):
-                    ranking[seat] = 1 + sum(1 for other in range(n) if vals[other] < vals[seat])
-            if winners_fn is not None:
-                winners = sorted({w for w in winners_fn(st) if w is not None})
-                if not keys:
-                    ranking = [1 if s in winners else 2 for s in range(n)]
-            else:
-                winners = [s for s in range(n) if ranking[s] == 1]
-            st.ranking = ranking
-            st.winners = winners
-            st.over = True
-            st.pending = -1
-            st.chooser = -1
-            st.options = ()
-            st._texts = None
-            if st.log is not None:
-                log(st, winners)
-            return HALT
-
-        return finish, source
+        inline = self.source.inline
+        # Each expression gets locals of its own, as rank_fn's and cond_fn's calls do (the
+        # block's own are not read again: the game ends here).
+        lines = []
+        fns = [(order, info, self.expr(info.expr)) for order, info in p.rank]
+        if fns:
+            for seat in range(n):
+                for k, (order, info, f) in enumerate(fns):
+                    neg = "" if order == "lowest" else "-"
+                    lines += [f"env = {env_list([], info.nlocals)}", f"env[{info.it_slot}] = {seat}",
+                              f"_v = {inline(f)}",
+                              f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
+                parts = [f"_a{seat}_{k}" for k in range(len(fns))]
+                lines.append(f"_a{seat} = {parts[0]}" if len(parts) == 1 else f"_a{seat} = ({', '.join(parts)})")
+            ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
+            lines.append(f"ranking = [{', '.join(ranks)}]")
+        if p.winners is not None:
+            lines += [f"env = {env_list([], p.winners.nlocals)}", f"_s = set({inline(self.expr(p.winners.expr))})",
+                      "_s.discard(None)", "winners = sorted(_s)"]
+            if not fns:
+                lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
+        elif fns:
+            lines.append("winners = []")
+            lines += [f"if ranking[{s}] == 1: winners.append({s})" for s in range(n)]
+        else:
+            lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
+        names = self.source.const(g.names)
+        log = [f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
+               "(' win' if len(winners) > 1 else ' wins'))"] if v.log else []
+        return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
+                        "st.chooser = -1", "st.options = ()", "st._texts = None", *log]

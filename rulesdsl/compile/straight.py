@@ -24,7 +24,7 @@ import re
 
 from .. import ast
 from ..engine.state import _FAILED, PLAIN
-from .source import env_list
+from .source import STRAIGHT_RUN, env_list
 
 
 class Bail(Exception):
@@ -47,10 +47,6 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
-# The playout's limit, tested before each pick (_asked); a run without a limit runs a copy of the
-# straight functions without this line (straight_playout), as written or as _localized wrote it.
-_LIMIT_TEST = "if len(rec) == st.stop: raise _Bail"
-_LIMIT = re.compile("^ *" + re.escape(_LIMIT_TEST).replace(r"st\.stop", r"(?:st\.stop|_Sstop)") + "\n", re.M)
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
            ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
@@ -59,8 +55,11 @@ _SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, a
 class StraightWriter:
     """Writes the straight functions of a compiled game (see the module's docstring)."""
 
-    def __init__(self, compiler) -> None:
+    def __init__(self, compiler, limited: bool = True) -> None:
         self.c = compiler
+        # Whether the playout's limit is tested before each pick: a playout without a limit runs
+        # functions written without the test (straight_playout).
+        self.limited = limited
         self.g = compiler.g
         self.p = compiler.p
         self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
@@ -78,7 +77,7 @@ class StraightWriter:
         for a, info in zip(g.actions, p.actions, strict=True):
             body = info.body[1:] if a.lead is not None else info.body
             out += self.unit(a.code, body, "action")
-        out += self.main(hooks)
+        out += self.main()
         return "\n".join(out) + "\n"
 
     def unit(self, code_id: int, body, unit: str) -> list[str]:
@@ -101,7 +100,7 @@ class StraightWriter:
             if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
                 self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
             lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(_counting(lines)), ""]
+        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
@@ -139,12 +138,7 @@ class StraightWriter:
         """The source of op k, a PLAIN op (the machine's own block lines for it)."""
         if code.kinds[k] != PLAIN:
             raise NoStraight(f"op {k} of {code.name} is not plain")
-        make = code.srcs[k]
-        if make is None:
-            name = f"_op{code.index}_{k}"
-            self.g.namespace[name] = code.ops[k]
-            return [f"{name}(st, env)"]
-        lines = _unlogged(make())
+        lines = code.srcs[k](STRAIGHT_RUN)
         if any("return" in line or "@NEXT@" in line for line in lines):
             raise NoStraight(f"op {k} of {code.name} returns")
         return lines
@@ -192,20 +186,13 @@ class StraightWriter:
         raise NoStraight(type(s).__name__)
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
-        code, start, _ = self.ops(s)
         slot = self.p.slots[id(s)]
-        make = code.srcs[start]
-        if make is None:
-            raise NoStraight("a choose without source")
-        lines = make()
-        ask = f"if not _v: env[{slot}] = None; return @NEXT@"
-        if len(lines) < 3 or lines[-3] != ask or any("return" in line for line in lines[:-3]):
-            raise NoStraight("a choose of another shape")
-        listed = [*(ind + line for line in lines[:-3]),
+        lines = self.c.choose_options[id(s)]()  # (the machine's own lines, up to the question)
+        listed = [*(ind + line for line in lines),
                   f"{ind}if not _v: env[{slot}] = None",
                   f"{ind}else:",
                   f"{ind}    _nv = len(_v)",
-                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p")),
+                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
                   f"{ind}    env[{slot}] = _v[_i]; st.budget = st.step_limit"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
@@ -222,7 +209,7 @@ class StraightWriter:
             *count, *pass_,
             f"if not _qcount: env[{slot}] = None",
             "else:",
-            *("    " + line for line in _asked("_k", "_qcount", "_p")),
+            *("    " + line for line in _asked("_k", "_qcount", "_p", self.limited)),
             *("    " + line for line in found),
             f"    env[{slot}] = _x; st.budget = st.step_limit",
         ]
@@ -231,60 +218,66 @@ class StraightWriter:
                 f"{ind}else:", *("    " + line for line in listed[2:])]
 
     # ------------------------------------------------------------ rounds and turns
-    def main(self, hooks: dict[str, int]) -> list[str]:
-        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
-        c, g, p = self.c, self.g, self.p
-        n = c.n
+    def hook(self, when: str, ind: str) -> list[str]:
+        """A hook written where the game's loop runs it (none if the rules have no such hook)."""
+        return self.in_place(self.c.hook_codes[when], [], ind) if when in self.c.hook_codes else []
 
-        def hook(when: str, ind: str) -> list[str]:
-            return self.in_place(hooks[when], [], ind) if when in hooks else []
+    def ended(self, when: str, ind: str, turn_only: bool = True) -> list[str]:
+        """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
+        machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
+        In `round end` and `game end` an `end` is the hook's return: one from a procedure they
+        call takes the machine's stranger ways, so the machine plays it (a bail)."""
+        if when not in self.c.hook_codes:
+            return []
+        catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
+            else (f"{ind}except _End:", f"{ind}    raise _Bail")
+        return [f"{ind}try:", *self.hook(when, ind + "    "), *catch]
 
-        options = c.turn_option_lines
-        if not options or any("return" in line for line in options[1:-1]):
-            raise NoStraight("turn options that return early")
-        counted = self.counted_options()
+    def entered(self, counted: tuple[list[str], list[list[str]]] | None) -> list[str]:
+        """The picked action run: by its number (`_a`), or among counted options by the picked
+        option's place (`_k`, the option's among its own action's)."""
         enter = []
-        for a, (code, _, slot) in enumerate(g.action_entry):
+        for a, (code, _, slot) in enumerate(self.g.action_entry):
             if counted is None:
                 enter.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-            else:  # the picked action by its place among the options (`_k`: the option's among its own)
+            else:
                 enter.append("if _k < _n0:" if a == 0 else f"elif (_k := _k - _n{a - 1}) < _n{a}:")
                 enter += ["    " + line for line in counted[1][a]]
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
-        main = g.codes[0]
-        finish = main.srcs[-1]()
-        if finish[-1] != "return -6" or finish[-2] != "st.stack[-1][1] = @NEXT@":
-            raise NoStraight("a game's end of another shape")
-        finish = [*finish[:-2], f"st.stack[-1][1] = {len(main.ops)}", "return"]
-        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
-        round_ends = [_test(c.fresh(info)) for info in p.round_ends]
+        return enter
 
-        def ended(when: str, ind: str, turn_only: bool = True) -> list[str]:
-            """A hook's call. `end turn` in it (or in what it calls) ends the hook alone, as the
-            machine's `end` outside a turn; any other `end` goes on to the round's or game's end.
-            In `round end` and `game end` an `end` is the hook's return: one from a procedure they
-            call takes the machine's stranger ways, so the machine plays it (a bail)."""
-            if when not in hooks:
-                return []
-            catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
-                else (f"{ind}except _End:", f"{ind}    raise _Bail")
-            return [f"{ind}try:", *hook(when, ind + "    "), *catch]
-
-        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
-        # with its end (a run that stops leaves them to the state the machine goes back to).
-        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
-                    "        st.counts = []", "", "def _sp_run(st, rec):"]
+    def end_checks(self, game_ends: list[str], round_ends: list[str]) -> tuple[list[str], list[str]]:
+        """The tests after a turn of the game's and the round's end, and the state's lists they
+        watch (a game's end that reads nothing but counters and variables is tested again only
+        if one of them changed: a copy of the lists, compared at C speed, stands for a test that
+        most turns would find false again)."""
         checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
-        # A game's end that reads nothing but counters and variables is tested again after a turn
-        # only if one of them changed: a copy of the lists, compared at C speed, stands for a test
-        # that most turns would find false again.
-        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in p.vars))
+        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in self.p.vars))
         if watched and game_ends:
             changed = " or ".join(f"st.{name} != _seen_{name}" for name in watched)
             checks = [f"                if {changed}:",
                       *(f"                    _seen_{name} = st.{name}[:]" for name in watched),
                       *("    " + line for check in checks for line in check.split("\n"))]
         checks += [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
+        return checks, watched
+
+    def main(self) -> list[str]:
+        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
+        c, g, p = self.c, self.g, self.p
+        n = c.n
+        hook, ended = self.hook, self.ended
+        options = c.turn_option_lines
+        if not options or any("return" in line for line in options[1:-1]):
+            raise NoStraight("turn options that return early")
+        counted = self.counted_options()
+        # The game's end, its frame's position where the machine's would be.
+        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(g.codes[0].kinds)}", "return"]
+        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
+        checks, watched = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
+        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
+        # with its end (a run that stops leaves them to the state the machine goes back to).
+        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
+                    "        st.counts = []", "", "def _sp_run(st, rec):"]
         lines = [
             "def _sp_main(st, rec):",
             *(counting if g.count_size else []),
@@ -317,15 +310,15 @@ class StraightWriter:
             "                        st.current = _w",
             "                        st.turn += 1",
             *hook("turn start", "                        "),
-            *(self.ask_counted(counted[0], len(g.actions)) if counted is not None else [
+            *(self.ask_counted(counted[0], len(g.actions), self.limited) if counted is not None else [
                 *("                    " + line[4:] for line in options[1:-1]),
                 "                    _v = opts",
                 "                    if _v:",
                 "                        _nv = len(_v)",
-                *("                        " + line for line in _asked("_i", "_nv", "st.current")),
+                *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
                 "                        st.budget = st.step_limit",
                 "                        _a, _x = _v[_i]"]),
-            *("                        " + line for line in enter),
+            *("                        " + line for line in self.entered(counted)),
             "                except _End as e:",
             "                    if e.what != 'turn': raise",
             *ended("turn end", "                "),
@@ -340,11 +333,11 @@ class StraightWriter:
             "        if what == 'game':",  # the round ends with the game: `round end` first
             *(ended("round end", "            ", False) or ["            pass"]),
             *ended("game end", "        ", False),
-            *("        " + line for line in _unlogged(finish)),
+            *("        " + line for line in finish),
             "",
         ]
         at = lines.index("    env = []")
-        body = _localized(_counting(lines[at:]))
+        body = _localized(lines[at:])
         # The seat whose turn it is, too: only the turn's start sets it.
         advance = "                        st.current = _w"
         if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
@@ -415,7 +408,7 @@ class StraightWriter:
                 *("    " + line for line in slow)], pick
 
     @staticmethod
-    def ask_counted(count: list[str], actions: int) -> list[str]:
+    def ask_counted(count: list[str], actions: int, limited: bool) -> list[str]:
         """The turn's question from counted options (see counted_options): `_k`, the option picked
         (the actions' options one after the other)."""
         ind = "                    "
@@ -424,18 +417,19 @@ class StraightWriter:
             *(ind + line for line in count),
             f"{ind}_nt = {total}",
             f"{ind}if _nt:",
-            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current")),
+            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current", limited)),
             f"{ind}    st.budget = st.step_limit; _k = _i",
         ]
 
 
-def _asked(var: str, n: str, chooser: str) -> list[str]:
+def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
     """Lines setting `var` to the pick among `n` options (a name), recorded in `rec` (the run's
     picks, whose number are the moves it played: State._straight): `st.pick(n)` asked of
     `chooser`, or the same number drawn here if the pick is a `random.Random`'s randrange
     (State.draw, random_draw), always below n (and no pick reads the chooser). At the playout's
-    limit (`st.stop`, in picks of the run while it lasts), a bail: the machine stops there."""
-    return [_LIMIT_TEST,
+    limit (`st.stop`, in picks of the run while it lasts, if it has one: `limited`), a bail: the
+    machine stops there."""
+    return [*(["if len(rec) == st.stop: raise _Bail"] if limited else []),
             "if st.draw is None:",
             f"    st.chooser = {chooser}",
             f"    try: {var} = st.pick({n})",
@@ -449,25 +443,6 @@ def _asked(var: str, n: str, chooser: str) -> list[str]:
             f"    {var} = st.draw({n}.bit_length())",
             f"    while {var} >= {n}: {var} = st.draw({n}.bit_length())",
             f"    rec.append({var})"]
-
-
-def _counting(lines: list[str]) -> list[str]:
-    """A body whose `if st.counts:` blocks (Compiler._count_src: outside a run, no zone is counted)
-    run without the test: in a run of a game that counts, the counts are there (_sp_main)."""
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = re.fullmatch(r"( *)if st\.counts:", lines[i])
-        if m is None:
-            out.append(lines[i])
-            i += 1
-            continue
-        inner = m[1] + "    "
-        i += 1
-        while i < len(lines) and lines[i].startswith(inner):
-            out.append(m[1] + lines[i][len(inner):])
-            i += 1
-    return out
 
 
 def _localized(lines: list[str]) -> list[str]:
@@ -532,16 +507,6 @@ def _steady_reads(tests: list[str], mutable_vars: bool) -> list[str]:
     return sorted(read)
 
 
-def _unlogged(lines: list[str]) -> list[str]:
-    """An op's lines for a run without a log: of `if st.log is not None: A else: B` (as
-    Compiler._logged writes a statement that logs), B alone; a line that only logs, nothing."""
-    if len(lines) >= 3 and lines[0] == "if st.log is not None:":
-        at = next((i for i, line in enumerate(lines) if line == "else:"), None)
-        if at is not None and all(line.startswith("    ") for line in lines[1:at] + lines[at + 1:]):
-            lines = [line[4:] for line in lines[at + 1:]]
-    return [line for line in lines if not line.startswith("if st.log is not None: ") and line != "pass"]
-
-
 def straight_playout(game, unlimited: bool = False):
     """The game's straight playout function (st, rec), or None if its rules cannot run straight.
     `unlimited`: for a playout without a limit, the same functions without the test of the limit
@@ -552,14 +517,14 @@ def straight_playout(game, unlimited: bool = False):
         fn = False
         if make is not None:
             try:
-                source = StraightWriter(make()).write()
+                limited, free = StraightWriter(make()).write(), StraightWriter(make(), limited=False).write()
                 names = game.namespace
                 names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
-                exec(compile(source, f"<rules {game.name} straight>", "exec"), names)
+                exec(compile(limited, f"<rules {game.name} straight>", "exec"), names)
                 fn = names["_sp_main"]
-                free = dict(names)  # (its own functions: each calls its own kind)
-                exec(compile(_LIMIT.sub("", source), f"<rules {game.name} straight>", "exec"), free)
-                fn.unlimited = free["_sp_main"]
+                own = dict(names)  # (its own functions: each calls its own kind)
+                exec(compile(free, f"<rules {game.name} straight>", "exec"), own)
+                fn.unlimited = own["_sp_main"]
             except Exception:  # NoStraight, NoSource, or a fault of the writer: it costs speed, never a game
                 fn = False
         game.straight = fn

@@ -1,0 +1,370 @@
+"""The statements that move cards and change who knows them (move, move all, draw, deal,
+shuffle, reveal, show, swap), each op written once, as source, in the form a run asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import ast
+from ..checker import CARD
+from ..engine.state import PLAIN, PUBLIC
+from ..errors import Diagnostic, RulesError
+from .exprs import _grid_places
+from .runtime import Fn, log_moved
+from .source import Variant
+from .tree import _literal
+
+Writer = Callable[[Variant], list[str]]
+
+
+def _indented(lines: list[str], by: str = "    ") -> list[str]:
+    return [by + line for line in lines]
+
+
+def _text(words: str) -> str:
+    """A Python string literal of `words` (the texts of events are joined with `+` in generated
+    source, not written as f-strings: a leaf written in place renames its locals outside strings)."""
+    return repr(words)
+
+
+class CardMoves:
+    """The cards' statements of the Compiler (a part of it, with Statements)."""
+
+    def _cards_src(self, e: ast.Expr, target: str) -> list[str]:
+        """Lines setting `target` to a new list of the cards of a card, a zone or a list of cards
+        (none left out)."""
+        what = self.expr_src(e)
+        if self.type(e) == CARD:
+            return [f"_c = {what}", f"{target} = [] if _c is None else [_c]"]
+        # (Not `[... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
+        return [f"_l = {what}", f"{target} = [_x for _x in _l if _x is not None]"]
+
+    def _moved_log(self, cards: str, sources: str, to: str) -> str:
+        """The event of `cards` moved from the zones `sources` names (source of a string) to zone
+        `to` (a number, or a name holding one)."""
+        return f"{self.source.const(log_moved)}(st, {cards}, {sources}, {self._zone_name(to)})"
+
+    def _zone_name(self, z: str) -> str:
+        """Source of the name of zone z (a number, or a name holding one)."""
+        names = self.g.zone_names
+        return _text(names[int(z)]) if z.isdigit() else f"{self.source.const(names)}[{z}]"
+
+    def s_Move(self, s: ast.Move, b):
+        self.zone_src(s.to)  # (a zone it cannot name is an error now, not when it is written)
+        if s.at is not None:
+            self.part(s.at)
+        b.emit(s.span, PLAIN, lambda v: self._move_src(s, v))
+
+    def _move_src(self, s: ast.Move, v: Variant) -> list[str]:
+        """`move X to Z [at P]`: to a pile or hand known here, each card's move written out; with a
+        log or to a place, card by card by `move_card`, and the event after."""
+        zone = self.zone_src(s.to)
+        if v.log or s.at is not None:
+            lines = [f"_z = {zone}"]
+            if s.at is not None:
+                lines += [f"_p = {self.expr_src(s.at)}",
+                          "if _p is None or _p < 1: raise RulesRuntimeError("
+                          "'place ' + str(_p) + ' does not exist (places start at 1)')", "_p -= 1"]
+            lines += self._cards_src(s.what, "_m")
+            if v.log:
+                lines.append(f"_f = [{self.source.const(self.g.zone_names)}[st.loc[_c]] for _c in _m]")
+            if s.at is not None:
+                lines += ["for _c in _m:", "    st.move_card(_c, _z, _p)", "    _p += 1"]
+            else:
+                lines.append("for _c in _m: st.move_card(_c, _z)")
+            return lines + ([self._moved_log("_m", "', '.join(dict.fromkeys(_f))", "_z")] if v.log else [])
+        what = self.expr_src(s.what)
+        put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
+        lines = [] if put else [f"_z = {zone}"]
+        if self.type(s.what) == CARD:
+            lines += self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
+            if put:
+                return [*lines, "if _c is not None:", *_indented(self._put_src("_c", int(zone), v))]
+            return lines + ["if _c is not None: st.move_card(_c, _z)"]
+        picked = self.source.picked_lines(s.what)
+        if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
+            test, cards = picked
+            lines += test + [f"    for _c in {cards}:"]
+            if put:
+                return lines + _indented(self._put_src("_c", int(zone), v), "        ")
+            return lines + ["        st.move_card(_c, _z)"]
+        # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
+        return lines + [f"_l = {what}", f"for _c in [_x for _x in _l if _x is not None]: "
+                                        f"st.move_card(_c, {zone if put else '_z'})"]
+
+    def _put_src(self, c: str, zi: int, v: Variant) -> list[str]:
+        """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
+        learn = self.g.zone_learn[zi]
+        grid = any(self.g.zone_grid)  # (a game without grids needs no test for one)
+        lines = [
+            f"_s = st.loc[{c}]",
+            "_l = st.zones[_s]",
+            *([f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None"] if grid else []),
+            f"{'elif' if grid else 'if'} _l[-1] == {c}: _l.pop()",
+            f"else: _l.remove({c})",
+            f"st.zones[{zi}].append({c})",
+            f"st.loc[{c}] = {zi}",
+        ]
+        if learn < 0:
+            lines.append(f"st.known[{c}] = {~learn}")
+        elif learn:
+            lines.append(f"st.known[{c}] |= {learn}")
+        return [*lines, *self._count_src(v, c, "_s", "-"), *self._count_src(v, c, str(zi), "+")]
+
+    def _count_src(self, v: Variant, c: str, z: str, sign: str, each: bool = False) -> list[str]:
+        """Lines keeping a straight run's counts of a counted hand's cards (State.counts, see
+        counts.py) as card c (or, with `each`, every card of list c) leaves (-) or enters (+)
+        zone z (a number, or a name holding one); none for a zone known here not to be counted,
+        and none where no counts are kept (`v.counting`: the machine never runs while they are)."""
+        g = self.g
+        if not v.counting or not g.count_size or (z.isdigit() and not g.zone_counted[int(z)]):
+            return []
+        face = self.source.const(g.card_face)
+        change = f"for _c in {c}: _qh[{face}[_c]] {sign}= 1" if each else f"_qh[{face}[{c}]] {sign}= 1"
+        return [f"_qh = st.counts[{z}]", "if _qh is not None:", f"    {change}"]
+
+    def zone_src(self, e: ast.Expr) -> str:
+        """Python source giving the zone instance an expression names."""
+        if isinstance(e, ast.Name):
+            ref = self.p.refs.get(id(e))
+            if ref and ref[0] == "zone":
+                return str(self.g.zone_base[ref[1]])
+        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:
+            return self._owned_zone_src(e, self.parts.get(id(e.obj)) or self.part(e.obj))
+        raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
+
+    def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
+        """`p.square`: the owner's seat plus the zone's base, checked as zone() checks it."""
+        base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
+        seat = self.source.inline(owner)
+        if not self.source.never_none(e.obj):
+            seat = self.source.some(seat, f"the owner of '{e.name}' is none")
+        return f"({base} + {seat})"
+
+    def _seat_src(self, e: ast.Expr, msg: str) -> str:
+        """Source giving a player's seat, raising msg if it is none."""
+        src = self.expr_src(e)
+        return src if self.source.never_none(e) else self.source.some(src, msg)
+
+    def s_MoveAll(self, s: ast.MoveAll, b):
+        self.zone_src(s.source)
+        self.zone_src(s.to)
+        b.emit(s.span, PLAIN, lambda v: self._move_all_src(s, v))
+
+    def _move_all_src(self, s: ast.MoveAll, v: Variant) -> list[str]:
+        """`move all A to D`: two piles or hands (known to differ) spill one onto the other;
+        a grid's cards go card by card, and its places with them."""
+        grid = self.g.zone_grid  # prepared with the zones, before any statement is compiled
+        a, d = self.zone_src(s.source), self.zone_src(s.to)
+        seen = a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC  # (from a public zone: see _arrive_src)
+        both = a.isdigit() and d.isdigit()
+        if both and a != d and not grid[int(a)] and not grid[int(d)] and not v.log:
+            return self._spill_src(a, d, v, seen)
+        table = self.source.const(grid)
+        tests = [] if both else ["_z != _d"]
+        spill = not (both and a == d)
+        for var, z in (("_z", a), ("_d", d)):
+            if not z.isdigit():
+                tests.append(f"not {table}[{var}]")
+            elif grid[int(z)]:
+                spill = False
+        fast = ["_m = st.move_all(_z, _d)"] if v.log else \
+            self._spill_src(a if a.isdigit() else "_z", d if d.isdigit() else "_d", v, seen)
+        slow = ["_m = [_c for _c in st.zones[_z] if _c is not None]", "for _c in _m: st.move_card(_c, _d)",
+                *((["st.zones[_z].clear()"] if grid[int(a)] else []) if a.isdigit()
+                  else [f"if {table}[_z]: st.zones[_z].clear()"])]  # `move all` takes a grid's places away too
+        if not spill:
+            body = slow
+        elif not tests:
+            body = fast
+        else:
+            body = [f"if {' and '.join(tests)}:", *_indented(fast), "else:", *_indented(slow)]
+        log = [self._moved_log("_m", self._zone_name("_z"), "_d")] if v.log else []
+        return [f"_z = {a}", f"_d = {d}", *body, *log]
+
+    def _spill_src(self, a: str, d: str, v: Variant, seen: bool = False) -> list[str]:
+        """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
+        onto d in their order, and d teaches what it shows (known here if d is a number), unless
+        they come from a public zone (`seen`): everyone knows them already."""
+        each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, "-", True),
+                *self._count_src(v, "_l", d, "+", True)]
+        return [f"_l = st.zones[{a}]", "if _l:", *_indented(each), f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
+
+    def s_Draw(self, s: ast.Draw, b):
+        self.zone_src(s.source)
+        self.zone_src(s.to)
+        self.part(s.count)
+        b.emit(s.span, PLAIN, lambda v: self._draw_src(s, v))
+
+    def _draw_src(self, s: ast.Draw, v: Variant) -> list[str]:
+        """`draw N from Z to D`: the top card onto its own zone once only; from a pile known here,
+        the cards popped and pushed in place (all at once when the pile holds enough)."""
+        g = self.g
+        z, d = self.zone_src(s.source), self.zone_src(s.to)
+        n = self.expr_src(s.count)
+        if v.log or not z.isdigit() or g.zone_grid[int(z)]:
+            each = ["    _c = st.draw_one(_z, _d)", "    if _c is None: break", "    _m.append(_c)"] if v.log \
+                else ["    if st.draw_one(_z, _d) is None: break"]
+            return [f"_z = {z}", f"_d = {d}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1",
+                    *(["_m = []"] if v.log else []), "for _ in range(_n):", *each,
+                    *([self._moved_log("_m", self._zone_name("_z"), "_d")] if v.log else [])]
+        to = [] if d.isdigit() else [f"_d = {d}"]
+        if not d.isdigit():
+            d = "_d"
+        more = self._refill_test(int(z))
+        if n == "(1)":
+            return [*to, *self._pop_src(z, d, v), *([f"elif {more}: st.draw_one({z}, {d})"] if more else [])]
+        stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
+        each = ["for _ in range(_n):", *_indented(self._pop_src(z, d, v)), f"    {stop}"]
+        if d == z:
+            return [*to, f"_n = {n}", "if _n > 1: _n = 1", *each]
+        clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
+        # All from the pile when it holds enough (one slice, no refill), else card by card.
+        bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
+                *self._arrive_src("_m", d), *self._count_src(v, "_m", z, "-", True),
+                *self._count_src(v, "_m", d, "+", True)]
+        other = "" if d.isdigit() else f" and _d != {z}"
+        return [*to, f"_n = {n}", *clamp, f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+                *_indented(bulk), "else:", *_indented(each)]
+
+    def _refill_test(self, z: int) -> str | None:
+        """When `draw_one` from the empty pile z can find cards: never (None), or when its refill
+        source holds more cards than z keeps back (as `refill` tests it)."""
+        source = self.g.zone_refill[z]
+        return None if source < 0 else f"len(st.zones[{source}]) > {self.g.zone_keep[z]}"
+
+    def _arrive_src(self, cards: str, d: str, seen: bool = False) -> list[str]:
+        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches:
+        nothing if everyone knows them (`seen`: they were in a public zone, whose every card is
+        known to all, as entering it, its shuffles and a swap into it make sure)."""
+        if seen:
+            return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}"]
+        if d.isdigit():
+            m = self.g.zone_learn[int(d)]
+            learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
+            return ["_o = st.loc", *(["_k = st.known"] if learn else []), f"for _c in {cards}:", f"    _o[_c] = {d}",
+                    *_indented(learn)]
+        return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}", f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
+                "if _t:", "    _k = st.known", "    if _t < 0:", "        _t = ~_t",
+                f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
+
+    def _pop_src(self, z: str, d: str, v: Variant) -> list[str]:
+        """`draw_one(z, d)`'s common case written out: if pile z has a card, its top card onto
+        zone d (a number, or a name holding one), which learns what the zone shows."""
+        g = self.g
+        if d.isdigit():
+            m = g.zone_learn[int(d)]
+            learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
+        else:
+            learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
+                     "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
+        counted = [*self._count_src(v, "_c", z, "-"), *self._count_src(v, "_c", d, "+")]
+        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", f"    st.zones[{d}].append(_c)",
+                f"    st.loc[_c] = {d}", *_indented(learn + counted)]
+
+    def s_Deal(self, s: ast.Deal, b):
+        self.zone_src(s.source)
+        self.part(s.count)
+        b.emit(s.span, PLAIN, lambda v: self._deal_src(s, v))
+
+    def _deal_src(self, s: ast.Deal, v: Variant) -> list[str]:
+        """`deal N from Z to each H`: N rounds of a card to each seat's H, stopped when the pile has
+        nothing more to give (cards that go round through a refill count against the step budget
+        there); at most as many rounds as there are cards (more would only move a card from a
+        hand to itself again)."""
+        spec = next(z for z in self.p.zones if z.name == s.zone)
+        base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
+        z, k = self.zone_src(s.source), self.expr_src(s.count)
+        fixed = _literal(k)
+        count = [] if not v.log else [f"_k = {k}"]
+        if v.log:
+            k = "_k"
+        rounds = f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
+            f"for _ in range(min({k}, {ncards})):"
+        if v.log or not z.isdigit() or self.g.zone_grid[int(z)]:
+            lines = [f"_z = {z}", *count, rounds, f"    for _s in range({base}, {base + n}):",
+                     "        if st.draw_one(_z, _s) is None: break", "    else: continue", "    break"]
+            if v.log:
+                lines.append(f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
+                             f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
+            return lines
+        more = self._refill_test(int(z))
+        stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
+        return [rounds, f"    for _d in range({base}, {base + n}):", *_indented(self._pop_src(z, "_d", v), "        "),
+                f"        {stop}", "    else: continue", "    break"]
+
+    def s_Shuffle(self, s: ast.Shuffle, b):
+        self.zone_src(s.zone)
+
+        def write(v: Variant) -> list[str]:
+            z = self.zone_src(s.zone)
+            if not v.log:
+                return [f"st.shuffle_zone({z})"]
+            return [f"_z = {z}", "st.shuffle_zone(_z)", f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"]
+
+        b.emit(s.span, PLAIN, write)
+
+    def s_Reveal(self, s: ast.Reveal, b):
+        self.part(s.what)
+        b.emit(s.span, PLAIN, lambda v: self._reveal_src(s, v))
+
+    def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
+        """`reveal X`: everyone knows X's cards; the event says from where."""
+        g = self.g
+        if v.log:
+            where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[st.loc[_c]] for _c in _m]))"
+            return [*self._cards_src(s.what, "_m"), f"for _c in _m: st.known[_c] = {g.all_mask}",
+                    f"if _m: st.event(0, 'revealed in ' + {where} + ': {{}}', tuple(_m))"]
+        spec = self.source.zone_spec(s.what)  # (None for a card or a list)
+        if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
+            return []  # a public zone's cards are known to all already
+        return self._each_card_src(s.what, f"= {g.all_mask}")
+
+    def _each_card_src(self, e: ast.Expr, update: str) -> list[str]:
+        """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
+        what = self.expr_src(e)
+        if self.type(e) == CARD:
+            return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
+        spec = self.source.zone_spec(e)
+        if spec is not None and not self.g.zone_grid[self.g.zone_base[spec]]:  # a pile or a hand: no none
+            return ["_k = st.known", f"for _c in {what}: _k[_c] {update}"]
+        inner = what[1:-1] if what.startswith("(") and what.endswith(")") else what
+        places = _grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
+        return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: st.known[_c] {update}"]
+
+    def s_ShowTo(self, s: ast.ShowTo, b):
+        self.part(s.what)
+        self.part(s.who)
+
+        def write(v: Variant) -> list[str]:
+            who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
+            if not v.log:
+                return [*who, *_indented(self._each_card_src(s.what, "|= _b"))]
+            places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
+            return [*who, *_indented(self._cards_src(s.what, "_m")), "    for _c in _m: st.known[_c] |= _b",
+                    f"    if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
+                    "': {}', tuple(_m))"]
+
+        b.emit(s.span, PLAIN, write)
+
+    def s_Swap(self, s: ast.Swap, b):
+        first, second = self.expr(s.first), self.expr(s.second)
+
+        def write(v: Variant) -> list[str]:
+            both = [f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}"]
+            if v.log:
+                return [*both, "if _a is not None and _b is not None:",
+                        "    st.event(0, st.game.place_text(st, _a) + ' and ' + st.game.place_text(st, _b) + "
+                        "' are swapped')", "    st.swap_cards(_a, _b)"]
+            learn = self.source.const(self.g.zone_learn)
+            # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns
+            # what its new zone shows.
+            counted = [*self._count_src(v, "_a", "_za", "-"), *self._count_src(v, "_a", "_zb", "+"),
+                       *self._count_src(v, "_b", "_zb", "-"), *self._count_src(v, "_b", "_za", "+")]
+            return [*both, "if _a is not None and _b is not None and _a != _b:", *_indented([
+                "_o = st.loc", "_za = _o[_a]", "_zb = _o[_b]", "_la = st.zones[_za]", "_lb = st.zones[_zb]",
+                "_ia = _la.index(_a)", "_ib = _lb.index(_b)", "_la[_ia] = _b", "_lb[_ib] = _a", "_o[_a] = _zb",
+                "_o[_b] = _za", f"_t = {learn}[_zb]", "if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t",
+                f"_t = {learn}[_za]", "if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t", *counted])]
+
+        b.emit(s.span, PLAIN, write)
