@@ -69,9 +69,10 @@ JSON_FORMAT = 1
 
 @runtime_checkable
 class CompiledGame(Protocol):
-    """The compiled game (engine/game.py's `Game`) as a State, its saves (saves.py) and the
-    machine's helpers here read it. game.py imports this module, so this one names the game by
-    what it reads of it, not by its class; `isinstance(game, CompiledGame)` checks a game has it all.
+    """The compiled game (engine/game.py's `Game`) as a State, its parts (machine.py,
+    primitives.py, hidden.py) and its saves (saves.py) read it. game.py imports this module, so
+    this one names the game by what it reads of it, not by its class; `isinstance(game,
+    CompiledGame)` checks a game has it all.
     """
 
     # What the rules file made, and for how many players.
@@ -263,6 +264,20 @@ class State(Machine, CardPrimitives, HiddenCards):
         self._log_choice(self.game.decisions[pending], opts[i], i)
         self._run(log_start, i)
 
+    def _log_choice(self, dec, value, index: int) -> None:
+        """The chosen move as an event; its card shown as a card (`{}`) if the chooser knows it, so
+        each seat's log shows the face only to those who know it."""
+        g = self.game
+        who = g.names[self.chooser]
+        text = self.move_texts()[index]
+        card = g.option_card(dec, value)
+        if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> self.chooser & 1:
+            face = g.card_text[card]
+            if text.endswith(face):
+                self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
+                return
+        self.event(0, f"{who}: {text}")
+
     def clone(self, log: bool | None = None) -> State:
         """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""
         s = State.__new__(State)
@@ -409,17 +424,6 @@ class State(Machine, CardPrimitives, HiddenCards):
         """For tests: make `player` the one whose turn it is, re-asking the pending decision."""
         self.game.force_turn(self, player)
 
-    def _log_choice(self, dec, value, index: int) -> None:
-        g = self.game
-        who = g.names[self.chooser]
-        text = self.move_texts()[index]
-        card = g.option_card(dec, value)
-        if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> self.chooser & 1:
-            face = g.card_text[card]
-            if text.endswith(face):
-                self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
-                return
-        self.event(0, f"{who}: {text}")
 
 def cardlist_cells(g: CompiledGame, counters: list, variables: list, stack: list) -> list[tuple[list, int]]:
     """(list, index) of every cell of these counters, variables and frames that may hold a list of
@@ -427,5 +431,7 @@ def cardlist_cells(g: CompiledGame, counters: list, variables: list, stack: list
     cells = [(counters, k) for k in g.cardlist_counters] + [(variables, k) for k in g.cardlist_vars]
     cells += [(f[2], k) for f in stack for k in g.codes[f[0]].cardlist_slots]
     return cells
+
+
 def normalize(text: str) -> str:
     return " ".join(str(text).lower().split())
