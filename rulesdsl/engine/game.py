@@ -176,7 +176,6 @@ class Game:
 
     def _init_code(self) -> None:
         """The compiled code, its decisions and actions, and what determinization needs of them."""
-        # code
         self.codes: list[Code] = []
         self.decisions: list[Decision] = []
         self.actions: list[ActionRt] = []
