@@ -1158,3 +1158,40 @@ def test_a_compiled_game_has_everything_the_state_reads_of_it(tempurra4):
 
     assert isinstance(tempurra4, CompiledGame)
     assert isinstance(tempurra4.new_game(1).game, CompiledGame)
+
+
+def test_the_parts_of_a_state_keep_it_slotted_and_below_it():
+    """State is made of parts (machine.py, primitives.py, hidden.py), each a base class with no
+    slots of its own: a part without `__slots__ = ()` would give every state a __dict__ (a bigger
+    clone, a slower field). The parts import no engine module that imports the state."""
+    import ast
+
+    from rulesdsl.engine import hidden, machine, primitives
+    from rulesdsl.engine.state import State
+
+    st = tempurra(4).new_game(1)
+    assert not hasattr(st, "__dict__")
+    parts = {hidden.HiddenCards, machine.Machine, primitives.CardPrimitives}
+    assert parts <= set(State.__mro__)
+    assert all(cls.__dict__.get("__slots__") == () for cls in parts)
+    folder = ROOT / "rulesdsl" / "engine"
+    for module in ("hidden", "machine", "primitives"):
+        tree = ast.parse((folder / f"{module}.py").read_text())
+        used = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1}
+        assert used <= {"constants", "rng", "limits", "move"}, f"{module}.py imports {used}"
+
+
+def test_every_name_the_back_end_takes_from_the_state_module_is_there():
+    """The back-end imports the machine's helpers and the constants from engine.state, wherever
+    they are written (machine.py, primitives.py, constants.py): each must still be named there."""
+    import ast
+
+    from rulesdsl.engine import state
+
+    names = set()
+    for path in (ROOT / "rulesdsl").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("engine.state"):
+                names |= {a.name for a in node.names}
+    assert names, "the back-end imports from engine.state"
+    assert [n for n in sorted(names) if not hasattr(state, n)] == []

@@ -109,7 +109,16 @@ class Game:
     """A rules file compiled for a number of players and parameter values."""
 
     def __init__(self) -> None:
-        # Filled by the compiler; listed here so readers know what a game holds.
+        # Filled by the compiler; listed here, a group of fields by method, so readers know what a
+        # game holds.
+        self._init_rules_file()
+        self._init_cards_and_zones()
+        self._init_values()
+        self._init_code()
+        self._init_run_tables()
+
+    def _init_rules_file(self) -> None:
+        """What the rules file made, for how many players and which parameter values, within which limits."""
         self.name = ""
         self.path = ""
         self.sources: dict[str, str] = {}
@@ -124,6 +133,9 @@ class Game:
         # (`allow_paths` of rulesdsl.load, resolved): a worker that loads it again needs them too.
         self.allow_paths: tuple[str, ...] = ()
         self.all_mask = 0
+
+    def _init_cards_and_zones(self) -> None:
+        """The cards (ints, with their kinds, faces and attributes by card) and the zones."""
         # cards
         self.ncards = 0
         self.kind_names: list[str] = []
@@ -145,6 +157,9 @@ class Game:
         self.zone_refill: list[int] = []
         self.zone_keep: list[int] = []
         self.initial: list[tuple[int, list[int]]] = []
+
+    def _init_values(self) -> None:
+        """Counters and variables, the `define`s, and what a game shows and checks of itself."""
         # counters and variables: name -> (slot or base, per_player)
         self.counter_layout: dict[str, tuple[int, bool]] = {}
         self.var_layout: dict[str, tuple[int, bool]] = {}
@@ -158,7 +173,9 @@ class Game:
         self.statistics: list[tuple[str, Callable, str]] = []
         self.invariants: list[tuple[str, Callable, object, str]] = []  # name, test, span, source
         self.scenarios: list[ScenarioRt] = []
-        # code
+
+    def _init_code(self) -> None:
+        """The compiled code, its decisions and actions, and what determinization needs of them."""
         self.codes: list[Code] = []
         self.decisions: list[Decision] = []
         self.actions: list[ActionRt] = []
@@ -174,6 +191,10 @@ class Game:
         # number: determinization deals the hidden cards from that order (`prepare()`).
         self.card_rank: tuple[int, ...] = ()
         self.turn_resume = 0  # code 0's position while the turn decision is pending
+
+    def _init_run_tables(self) -> None:
+        """What running the game reads: tables derived for the hot paths, generated code and its
+        writers, and the machine's look-ups."""
         # Derived by `prepare()` for the engine's hot paths.
         self.zone_grid: list[bool] = []
         self.zone_hand: list[bool] = []

@@ -271,25 +271,7 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     """The state a save holds, checked against `game` field by field (see the module's doc)."""
     g = game
     data = parse_save(text)
-    unknown = sorted(set(data) - set(FIELDS), key=str)
-    if unknown:
-        raise BadSave(repr(str(unknown[0])[:40]), "is not a field of a saved game")
-    missing = [f for f in FIELDS if f not in data]
-    if missing:
-        raise BadSave(missing[0], "is missing")
-    if type(data["format"]) is not int or data["format"] != JSON_FORMAT:
-        raise BadSave("format", f"is {str(data['format'])[:40]!r}; this version reads saves of format {JSON_FORMAT}")
-    if data["game"] != g.name:
-        raise BadSave("game", f"{str(data['game'])[:80]!r} does not match the rules loaded now ({g.name!r})")
-    if type(data["players"]) is not int or data["players"] != g.players:
-        raise BadSave("players", f"{str(data['players'])[:40]} does not match the game loaded now ({g.players} "
-                                 "players)")
-    params = data["params"]
-    if type(params) is not dict or _strict(params) != _strict(g.params):
-        raise BadSave("params", f"{_short(params)} does not match the game loaded now ({_short(g.params)})")
-    if data["fingerprint"] != g.fingerprint:
-        raise BadSave("fingerprint", "does not match the rules loaded now (the save was made with other rules or seat "
-                      "names)")
+    _check_game(g, data)
     ck = _Checker(g)
     loc = ck.zones(data["zones"])
     known = ck.knowledge(data["known"], loc)
@@ -323,8 +305,7 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     log = ck.log(data["log"], turns)
     options = _list(data["options"], "options")
 
-    s = State.__new__(State)
-    s.game = g
+    s = _unloaded_state(g)
     s.zones = [list(z) for z in data["zones"]]
     s.loc = loc
     s.known = list(known)
@@ -339,6 +320,45 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.over = over
     s.winners, s.ranking = winners, ranking
     s.log = log
+    s.pending, s.chooser, s.options = -1, -1, ()
+    if over:
+        if pending_and_chooser != [-1, -1] or options:
+            raise BadSave("pending", "the game is over: no decision is pending ([-1, -1], no options)")
+        return s
+    _pending(s, pending_and_chooser, options)
+    return s
+
+
+def _check_game(g: CompiledGame, data: dict) -> None:
+    """The save's fields are the ones a save has, and it was made for this game: the same rules,
+    players, parameter values and seat names. Checked before any value, so a save of another game
+    is named as such, not as a bad value."""
+    unknown = sorted(set(data) - set(FIELDS), key=str)
+    if unknown:
+        raise BadSave(repr(str(unknown[0])[:40]), "is not a field of a saved game")
+    missing = [f for f in FIELDS if f not in data]
+    if missing:
+        raise BadSave(missing[0], "is missing")
+    if type(data["format"]) is not int or data["format"] != JSON_FORMAT:
+        raise BadSave("format", f"is {str(data['format'])[:40]!r}; this version reads saves of format {JSON_FORMAT}")
+    if data["game"] != g.name:
+        raise BadSave("game", f"{str(data['game'])[:80]!r} does not match the rules loaded now ({g.name!r})")
+    if type(data["players"]) is not int or data["players"] != g.players:
+        raise BadSave("players", f"{str(data['players'])[:40]} does not match the game loaded now ({g.players} "
+                                 "players)")
+    params = data["params"]
+    if type(params) is not dict or _strict(params) != _strict(g.params):
+        raise BadSave("params", f"{_short(params)} does not match the game loaded now ({_short(g.params)})")
+    if data["fingerprint"] != g.fingerprint:
+        raise BadSave("fingerprint", "does not match the rules loaded now (the save was made with other rules or seat "
+                      "names)")
+
+
+def _unloaded_state(g: CompiledGame) -> State:
+    """A state of `g` with the fields a save does not hold (those of a running playout, the step
+    budget, the move texts) as a new state has them; load_state fills in the rest."""
+    s = State.__new__(State)
+    s.game = g
     s.step_limit = s.budget = g.limits["steps"]
     s._texts = None
     s.pick = None
@@ -346,12 +366,6 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.counts = []
     s.draw = None
     s.free = 0
-    s.pending, s.chooser, s.options = -1, -1, ()
-    if over:
-        if pending_and_chooser != [-1, -1] or options:
-            raise BadSave("pending", "the game is over: no decision is pending ([-1, -1], no options)")
-        return s
-    _pending(s, pending_and_chooser, options)
     return s
 
 

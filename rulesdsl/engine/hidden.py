@@ -1,0 +1,112 @@
+"""Worlds a seat cannot tell from the real one: the hidden cards dealt again (determinization).
+
+`HiddenCards` is a part of `State` (state.py): a sampled world is a clone of the state whose
+every field that names a card is re-pointed (`_rename`): zones, locations, knowledge, variables,
+counters, the pending frames' locals, the options and the log. Those are the state's own fields,
+so the renaming is the state's own method.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+
+class HiddenCards:
+    """Determinization: `determinize` and the renaming of cards it makes. The fields are State's
+    (state.py)."""
+
+    __slots__ = ()
+
+    def determinize(self, player: int, rng, *, log: bool | None = None) -> Self:
+        """A copy in which the cards `player` does not know are dealt again at random among the
+        places that hold such cards: a world consistent with what the player knows (for bots that
+        sample hidden cards). `log` as for `clone`; search bots pass False.
+
+        Places keep their knowledge (who has seen the card there), so the player's view, legal
+        moves and everything public are unchanged; only faces the player cannot see move. Every
+        value that names a card (variables, counters and locals of every type that can hold one,
+        lists, the pending options) is re-pointed to the card now in its place (`_rename`), so
+        nothing in the world names the real cards. The deal starts from a canonical order (the
+        hidden cards by face, dealt to the hidden places in table order), so two states the
+        player cannot tell apart give the same world for the same random numbers: a bot's choice
+        then depends only on what its seat knows. `rng` is a `random.Random`. The game's own
+        generator is reseeded too, so the sampled world does not reveal the real future of the
+        draw pile either.
+        """
+        s = self.clone(log=log)
+        bit = 1 << player
+        known, group = self.known, self.group
+        hidden: dict[int, list[int]] = {}  # shuffle group -> its hidden cards, in table order
+        for z in self.zones:
+            for c in z:
+                if c is not None and not known[c] & bit:
+                    hidden.setdefault(group[c], []).append(c)
+        # Only cards last shuffled together may trade places: a card dealt before another was
+        # shuffled into the deck cannot be that card.
+        r: dict[int, int] = {}
+        rank = self.game.card_rank
+        for cards in hidden.values():
+            if len(cards) > 1:
+                ids = sorted(cards, key=rank.__getitem__)
+                rng.shuffle(ids)
+                r.update(zip(cards, ids, strict=True))
+        if r:
+            s._rename(r, player)
+        s.rng = rng.getrandbits(64)
+        return s
+
+    def _rename(self, r: dict[int, int], viewer: int) -> None:
+        """Put card r[c] wherever card c was: its place and knowledge, and every value of the
+        state that names c (the cells the compiler listed as able to hold a card or a list of
+        cards, in variables, counters and the locals of every pending frame, and the options).
+        A list that is a zone's own list stays that zone's. Logged events keep the cards `viewer`
+        saw then: the log is what they remember."""
+        g = self.game
+        old_loc, old_known, old_group = self.loc[:], self.known[:], self.group[:]
+        for c, d in r.items():
+            self.loc[d] = old_loc[c]
+            self.known[d] = old_known[c]
+            self.group[d] = old_group[c]
+        get = r.get
+        for z in self.zones:  # in place: a value that is a zone's list still is
+            z[:] = [get(c, c) for c in z]
+        for cells, ones, lists in ((self.vars, g.card_vars, g.cardlist_vars),
+                                   (self.counters, g.card_counters, g.cardlist_counters)):
+            for k in ones:
+                cells[k] = get(cells[k], cells[k])
+            for k in lists:
+                cells[k] = self._renamed(cells[k], r)
+        for f in self.stack:
+            code, env = g.codes[f[0]], f[2]
+            for k in code.card_slots:
+                env[k] = get(env[k], env[k])
+            for k in code.cardlist_slots:
+                env[k] = self._renamed(env[k], r)
+        if self.pending >= 0:
+            dec = g.decisions[self.pending]
+            if dec.index == 0:
+                self.options = tuple(
+                    (a, get(v, v)) if v is not None and g.actions[a].lead is not None
+                    and g.actions[a].lead.elem == "card" else (a, v)
+                    for a, v in self.options
+                )
+            elif dec.elem == "card":
+                self.options = tuple(get(v, v) for v in self.options)
+        if self.log is not None:
+            bit = 1 << viewer
+            self.log = [
+                ev[:3] + (tuple(c if m & bit else get(c, c)
+                                for c, m in zip(ev[3], ev[4] or (0,) * len(ev[3]), strict=True)),) + ev[4:]
+                for ev in self.log
+            ]
+        self._texts = None
+
+    def _renamed(self, cards: list | None, r: dict[int, int]) -> list | None:
+        """A list of cards with each card c as r[c]: the zone's own list (renamed in place) if it
+        is one of this state's zones, else a new list (another state may share the old one)."""
+        if cards is None:
+            return None
+        for z in self.zones:
+            if z is cards:
+                return z
+        return [r.get(c, c) for c in cards]
