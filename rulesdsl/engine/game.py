@@ -1,7 +1,7 @@
 """A compiled game: tables of cards and zones, compiled code and decisions; it makes new states.
 
 The compiler fills a `Game`; the engine reads it. Nothing here walks a syntax tree: expressions
-and statements are already Python closures.
+and statements are already Python source, compiled into functions (rulesdsl/compile/).
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ DEFAULT_NAMES = (
 
 
 class Code:
-    """A compiled block: ops (closures taking the state and the locals) and their source spans.
+    """A compiled procedure, hook, action or the game's skeleton: its ops, by position.
 
-    Each op also has a kind (PLAIN, TEST, JUMP or CONTROL, see codegen.py) and maybe its Python
-    source; from those, the machine runs a straight stretch of ops from a position as one
-    generated function (`blocks[pc]`, built the first time that position runs).
+    Each op has a kind (PLAIN, TEST, JUMP or CONTROL, engine/constants.py), a source span and the
+    writer of its Python source (`srcs`); `ops` keeps one entry per op, so positions (which frames
+    and saved games hold) are counted the same way everywhere. From the writers, the compiler's
+    block writer makes the straight stretch of ops from a position one generated function
+    (`blocks[pc]`, built the first time that position runs).
     """
 
     __slots__ = ("name", "ops", "spans", "nlocals", "card_slots", "cardlist_slots", "kinds", "srcs", "blocks",
@@ -208,7 +210,7 @@ class Game:
         self.straight: Callable | bool | None = None
         self.make_straight: Callable | None = None
         # The compiler's two writers of Python source, handed over so that the engine imports no
-        # compiler: (game, code id, pc) -> (block function, end, lines), see codegen.block_function;
+        # compiler: (game, code id, pc) -> (block function, end, lines), see compile/blocks.py, block_function;
         # (game, unlimited) -> the straight playout function or None, see straight.straight_playout.
         self.write_block: Callable | None = None
         self.write_straight: Callable[[Game, bool], Callable | None] = lambda game, unlimited: None
@@ -222,7 +224,7 @@ class Game:
         self.count_size = 0
         self.zone_seen_by: list[int] = []
         self._counted: list[tuple[int, int]] = []
-        self.tails = True  # blocks write short tails in place (codegen.block_function)
+        self.tails = True  # blocks write short tails in place (compile/blocks.py)
         # The name generated code reads a value by (the source compiler's), and this game's block
         # maker as one bound method (so generated code names it once).
         self.const: Callable[[object], str] | None = None
