@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import ast as pyast
-import re
 
 from .. import ast
 from ..checker import ZONE
@@ -20,14 +19,14 @@ _VALUE_NODES = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, 
 _SCALARS = (int, str, float, type(None))
 
 
-def _constant(name: str, value) -> bool:
-    """A name that stands for a value no rule changes: a scalar, a tuple or frozenset of them, or a
-    table of the game's made when the rules load (`_k...`, never written)."""
+def _constant(value, table: bool) -> bool:
+    """A value no rule changes: a scalar, a tuple or frozenset of them, or (`table`: a constant of
+    the generated code, never written) a table of the game's made when the rules load."""
     if isinstance(value, _SCALARS):
         return True
     if isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value):
         return True
-    return re.fullmatch(r"_k\d+", name) is not None and isinstance(value, (list, tuple, dict))
+    return table and isinstance(value, (list, tuple, dict))
 
 
 class CardTables:
@@ -50,13 +49,13 @@ class CardTables:
         held = self.card_values(self.src(w.cond, inner), var)
         return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
-    def inline_define(self, info, args: list[str]) -> str | None:
+    def inline_define(self, info, args: list[str], of_items: bool) -> str | None:
         """A define applied to loop items (`playable(card)` in a `where`), written in place with its
         parameters read from the items: no call, no list of locals. Only for items (names that
         are evaluated already and never none) that no loop inside the define hides."""
         if not self.fast:
             return None  # (the plain reference calls the define's body)
-        if not args or len(args) != len(info.params) or not all(re.fullmatch(r"_i\d+", a) for a in args):
+        if not args or len(args) != len(info.params) or not of_items:
             return None
         if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
                 & set(args):
@@ -71,7 +70,7 @@ class CardTables:
         args = [self.src(a, items) for a in e.args]
         self.spread_vars = getattr(self, "spread_vars", 0) + 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
-        body = self.inline_define(info, [var]) if len(args) == 1 else None
+        body = self.inline_define(info, [var], True) if len(args) == 1 else None
         if body is None:
             return f"_each({self.const(self.define_body(e.func))}, st, {env_list(args, info.nlocals)}, {spread})"
         seq = _grid_places(args[0])  # (the loop below skips empty places itself)
@@ -96,7 +95,7 @@ class CardTables:
             if not isinstance(n, _VALUE_NODES):
                 return None  # (a call, an attribute, a comprehension: not the card's alone)
             if isinstance(n, pyast.Name) and n.id != var and n.id not in own \
-                    and not _constant(n.id, self.names.get(n.id, _constant)):
+                    and not _constant(self.names.get(n.id, _constant), n.id in self.const_names):
                 return None  # (a read of the state or of a local)
         try:
             f = eval(f"lambda {var}: ({src})", self.names)

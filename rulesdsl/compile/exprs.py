@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -71,6 +70,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             "_LOCATED": LOCATED, "_bad_pick": bad_pick, "_each": _each,
         }
         self.consts: dict[int, str] = {}
+        self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
+        self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
         self.tables: dict = {}  # see shared
         self._counts = None
         self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
@@ -163,12 +164,14 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"({src})" if src is not None else f"{self.const(f)}(st, env)"
 
     def const(self, value) -> str:
+        """The name the generated code reads `value` by (one per object)."""
         key = id(value)
         name = self.consts.get(key)
         if name is None:
             name = f"_k{len(self.names)}"
             self.names[name] = value
             self.consts[key] = name
+            self.const_names.add(name)
         return name
 
     # -- expressions
@@ -226,6 +229,11 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
             }[name]
         raise AssertionError(ref)
+
+    def item(self, e: ast.Expr, items: dict[int, str]) -> bool:
+        """Is `e` the item of a loop being written (a name evaluated already, never none)?"""
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        return ref is not None and ref[0] == "local" and ref[1] in items and id(e) not in self.hoisted
 
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
@@ -328,7 +336,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             if len(ref) > 2 and ref[2] is not None:
                 return self.each_define(info, e, ref[2], items)
             args = [self.src(a, items) for a in e.args]
-            inlined = self.inline_define(info, args)
+            inlined = self.inline_define(info, args, all(self.item(a, items) for a in e.args))
             if inlined is not None:
                 return inlined
             body = self.const(self.define_body(e.func))
@@ -420,9 +428,11 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 return f"sum(map({self.const(tuple(fused[1]))}.__getitem__, {fused[0]}))"
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
-        tested = re.fullmatch(r"\((.+) is not None\)", a) if op == "and" else None
+            if op == "is not":
+                self.none_tests[id(e)] = a
+        tested = self.none_tests.get(id(e.left)) if op == "and" and id(e.left) not in self.hoisted else None
         if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
-            b = unguard(b, tested.group(1))
+            b = unguard(b, tested)
         return f"({a} {op} {b})"
 
 
@@ -476,11 +486,23 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"(({c} := {x}) is not None and {kinds}[{c}] == {k})"
 
     def s_Range(self, e: ast.Range, items):
+        low, high = self.known_int(e.low), self.known_int(e.high)
+        if low is not None and high is not None and high - low <= MAX_RANGE:
+            return repr(list(range(low, high + 1)))  # numbers known now (literals, constants): no call
+        return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
-        low, high = self.src(e.low, items), self.src(e.high, items)
-        if re.fullmatch(r"-?\d+", low) and re.fullmatch(r"-?\d+", high) and int(high) - int(low) <= MAX_RANGE:
-            return repr(list(range(int(low), int(high) + 1)))  # numbers known now (literals, parameters): no call
-        return f"_range({low}, {high}, {MAX_RANGE})"
+    def known_int(self, e: ast.Expr) -> int | None:
+        """The number `e` is when the rules load, if it is written as that number (a literal, a
+        constant, the player count, a direction), else None."""
+        if id(e) in self.hoisted:
+            return None
+        if isinstance(e, ast.IntLit):
+            return e.value
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        if ref is not None and ref[0] == "const" and type(ref[1]) is int:
+            return ref[1]
+        return {("builtin", "player_count"): self.c.g.players, ("builtin", "clockwise"): 1,
+                ("builtin", "counterclockwise"): -1}.get(ref) if ref is not None else None
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"

@@ -4,8 +4,6 @@ loop writer (loops.py) decides by. It reads the syntax tree and its types only, 
 
 from __future__ import annotations
 
-import re
-
 from .. import ast
 from ..checker import CARD, INT, PLAYER, ZONE
 from ..engine.state import STACK
@@ -107,7 +105,7 @@ class LoopAnalysis:
             if ref is not None and ref[0] == "define" and (len(ref) < 3 or ref[2] is None):
                 info = self.c.p.defines[node.func]
                 if len(info.params) == 1 and len(node.args) == 1 \
-                        and re.fullmatch(r"_i\d+", self.src(node.args[0], inner) or ""):
+                        and self.item(node.args[0], inner):
                     out.extend(self.invariant_parts(info.expr, 0))
             for k in _children(node):
                 visit(k)
