@@ -41,7 +41,7 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import _SCAN, _end_of, _grid_places, _item, env_list, number, pure, unguard
+from .source import _end_of, _grid_places, _item, env_list, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
@@ -72,6 +72,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
         self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
+        # What the writer knows of source it wrote, by its text (so that nothing reads it back):
+        self.item_reads: dict[str, tuple[str, str]] = {}  # `T[_i4]`: (T, _i4), a table's entry for an item
+        self.lookups: dict[str, tuple[str, str, str]] = {}  # `(T[_i4] == v)`: (T, _i4, v)
+        self.searches: dict[str, tuple[str, str]] = {}  # `next((_i4 for _i4 in S if C), None)`: (_i4, "in S if C")
         self.tables: dict = {}  # see shared
         self._counts = None
         self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
@@ -310,11 +314,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return self.over(obj, lambda s: f"[{one.format(p='_p')} for _p in {s} if _p is not None]")
         return one.format(p=self.player(e.obj, obj, name))
 
-    @staticmethod
-    def card_attr(table: str, obj: str) -> str:
+    def card_attr(self, table: str, obj: str) -> str:
         """`table[card]`, none for no card; written in place when the card's source only reads."""
         if obj.startswith("_i") or number(obj):  # an item, a constant: never none
-            return f"{table}[{obj}]"
+            read = f"{table}[{obj}]"
+            if obj.startswith("_i"):
+                self.item_reads[read] = table, obj
+            return read
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
         end, seq = _end_of(obj)
@@ -323,9 +329,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             if pure(seq):
                 return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
             return f"{end}_attr({table}, {seq})"
-        scan = _SCAN.match(obj)
+        scan = self.searches.get(obj)
         if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
-            var, rest = scan.groups()
+            var, rest = scan
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
         return f"_card_attr({table}, {obj})"
 
@@ -433,7 +439,11 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         tested = self.none_tests.get(id(e.left)) if op == "and" and id(e.left) not in self.hoisted else None
         if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
             b = unguard(b, tested)
-        return f"({a} {op} {b})"
+        text = f"({a} {op} {b})"
+        read = self.item_reads.get(a) if op == "==" else None
+        if read is not None:
+            self.lookups[text] = (*read, b)
+        return text
 
 
     def one_of(self, e: ast.Binary, items) -> str | None:
@@ -475,7 +485,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
         if x.startswith("_i") or number(x):  # an item, a constant: never none
-            return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
+            text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
+            if x.startswith("_i") and not e.negate:
+                self.lookups[text] = (kinds, x, str(k))
+            return text
         if pure(x):
             if e.negate:
                 return f"({x} is None or {kinds}[{x}] != {k})"

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
-from .source import _LOOKUP, _READ, _STRING, _VALUE, _grid_places, pure
+from .source import _READ, _STRING, _VALUE, _grid_places, pure
 from .tree import _children, _descendants
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -81,9 +81,9 @@ class LoopWriter:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
         if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None:
-            lookup = _LOOKUP.fullmatch(cond)
-            if lookup is not None and lookup.group(2) == var and var not in lookup.group(3) \
-                    and (_VALUE.fullmatch(lookup.group(3)) or pure(lookup.group(3))):
+            lookup = self.lookups.get(cond)
+            if lookup is not None and lookup[1] == var and var not in lookup[2] \
+                    and (_VALUE.fullmatch(lookup[2]) or pure(lookup[2])):
                 return self.matching(f, lookup, seq)
         return self.bound_loop(hoisted, seq, lambda first, s: self.scan_body(f, var, s, cond, first, eager))
 
@@ -105,7 +105,10 @@ class LoopWriter:
             return f"(not any(True for {loop}))"
         if f in ("top", "last"):
             loop = f"{first}{var} in reversed({seq}) if {cond}"
-        return f"next(({var} for {loop}), None)"
+        text = f"next(({var} for {loop}), None)"
+        if not first:  # (a search card_attr may read an attribute in)
+            self.searches[text] = var, loop.removeprefix(f"{var} ")
+        return text
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
         """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
@@ -140,21 +143,21 @@ class LoopWriter:
             return None
         var, seq, cond, hoisted = self.loop(w, {})
         lines = [f"{n} = ({v})" for n, v in hoisted]
-        lookup = _LOOKUP.fullmatch(cond)
-        if pure(seq) and lookup is not None and lookup.group(2) == var \
-                and (_VALUE.fullmatch(lookup.group(3)) or _READ.fullmatch(lookup.group(3))):
+        lookup = self.lookups.get(cond)
+        if pure(seq) and lookup is not None and lookup[1] == var \
+                and (_VALUE.fullmatch(lookup[2]) or _READ.fullmatch(lookup[2])):
             lines.append(f"if {self.matching('any', lookup, seq)}:")
         else:
             lines.append("if True:")
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
-    def matching(self, f: str, lookup: re.Match, seq: str) -> str:
+    def matching(self, f: str, lookup: tuple[str, str, str], seq: str) -> str:
         """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
-        a value (`it.rank == r`: `lookup` matched `(T[c] == v)`, v a read that cannot fail), in C,
+        a value (`it.rank == r`: `lookup` is (T, c, v) of `(T[c] == v)`, v a read that cannot fail), in C,
         no Python frame per card. A value known now (`it is K`, a kind): one set operation with the
         set of the cards that have it, about three times quicker than `map`, which calls the table
         once a card (a zone holds a card once, so the common cards are the count)."""
-        table, value = self.names[lookup.group(1)], lookup.group(3)
+        table, value = self.names[lookup[0]], lookup[2]
         if re.fullmatch(r"-?\d+|'[^'\\]*'", value) and isinstance(table, (list, tuple)) \
                 and len(table) == self.c.g.ncards:
             want = pyast.literal_eval(value)  # the cards whose entry is that value:
@@ -162,7 +165,7 @@ class LoopWriter:
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
                     "count": f"len({cards}.intersection({seq}))"}[f]
-        values = f"map({lookup.group(1)}.__getitem__, {seq})"
+        values = f"map({lookup[0]}.__getitem__, {seq})"
         return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
                 "count": f"list({values}).count({value})"}[f]
 

@@ -65,13 +65,9 @@ def _grid_places(src: str) -> str:
 _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
 
 
-# A test that looks an item up in a table and compares it with a value: `(_k15[_i2] == 4)`.
-_LOOKUP = re.compile(r"\((_k\d+)\[(_i\d+)\] == (.+)\)\Z", re.S)
+# What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
 _VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
 _READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
-
-# A scan's source, `next((_i4 for _i4 in ... if ...), None)` (see SourceCompiler.scan_body).
-_SCAN = re.compile(r"next\(\((_i\d+) for \1 (in .*)\), None\)\Z", re.S)
 
 
 def unguard(src: str, x: str) -> str:
