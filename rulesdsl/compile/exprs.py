@@ -74,7 +74,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
         # What the writer knows of source it wrote, by its text (so that nothing reads it back):
         self.item_reads: dict[str, tuple[str, str]] = {}  # `T[_i4]`: (T, _i4), a table's entry for an item
-        self.lookups: dict[str, tuple[str, str, str]] = {}  # `(T[_i4] == v)`: (T, _i4, v)
+        # `(T[_i4] == v)`: (T, _i4, v, v's value if it is written as a number or a plain string)
+        self.lookups: dict[str, tuple[str, str, str, int | str | None]] = {}
         self.searches: dict[str, tuple[str, str]] = {}  # `next((_i4 for _i4 in S if C), None)`: (_i4, "in S if C")
         self.tables: dict = {}  # see shared
         self._counts = None
@@ -442,7 +443,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         text = f"({a} {op} {b})"
         read = self.item_reads.get(a) if op == "==" else None
         if read is not None:
-            self.lookups[text] = (*read, b)
+            self.lookups[text] = (*read, b, self.known_value(e.right))
         return text
 
 
@@ -487,7 +488,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if x.startswith("_i") or number(x):  # an item, a constant: never none
             text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
             if x.startswith("_i") and not e.negate:
-                self.lookups[text] = (kinds, x, str(k))
+                self.lookups[text] = (kinds, x, str(k), k)
             return text
         if pure(x):
             if e.negate:
@@ -503,6 +504,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if low is not None and high is not None and high - low <= MAX_RANGE:
             return repr(list(range(low, high + 1)))  # numbers known now (literals, constants): no call
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
+
+    def known_value(self, e: ast.Expr) -> int | str | None:
+        """The number or string `e` is written as (a plain string: one Python writes in single
+        quotes, with no escape), else None."""
+        number = self.known_int(e)
+        if number is not None or id(e) in self.hoisted:
+            return number
+        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        value = e.value if isinstance(e, ast.StrLit) else ref[1] if ref is not None and ref[0] == "const" else None
+        return value if type(value) is str and repr(value) == f"'{value}'" else None
 
     def known_int(self, e: ast.Expr) -> int | None:
         """The number `e` is when the rules load, if it is written as that number (a literal, a

@@ -5,7 +5,6 @@ the same loops as statements for the block writers (found_lines, picked_lines).
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from collections.abc import Callable
 
@@ -151,16 +150,16 @@ class LoopWriter:
             lines.append("if True:")
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
-    def matching(self, f: str, lookup: tuple[str, str, str], seq: str) -> str:
+    def matching(self, f: str, lookup: tuple[str, str, str, int | str | None], seq: str) -> str:
         """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
-        a value (`it.rank == r`: `lookup` is (T, c, v) of `(T[c] == v)`, v a read that cannot fail), in C,
-        no Python frame per card. A value known now (`it is K`, a kind): one set operation with the
-        set of the cards that have it, about three times quicker than `map`, which calls the table
-        once a card (a zone holds a card once, so the common cards are the count)."""
-        table, value = self.names[lookup[0]], lookup[2]
-        if re.fullmatch(r"-?\d+|'[^'\\]*'", value) and isinstance(table, (list, tuple)) \
-                and len(table) == self.c.g.ncards:
-            want = pyast.literal_eval(value)  # the cards whose entry is that value:
+        a value (`it.rank == r`: `lookup` is (T, c, v, v's value if known now) of `(T[c] == v)`, v
+        a read that cannot fail), in C, no Python frame per card. A value known now (`it is K`, a
+        kind): one set operation with the set of the cards that have it, about three times quicker
+        than `map`, which calls the table once a card (a zone holds a card once, so the common
+        cards are the count)."""
+        table, value, want = self.names[lookup[0]], lookup[2], lookup[3]
+        if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
+            # the cards whose entry is that value:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
