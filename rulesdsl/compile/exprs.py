@@ -41,7 +41,7 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import _end_of, _grid_places, _item, env_list, number, pure, unguard
+from .source import Lookup, _end_of, _grid_places, _item, env_list, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
@@ -74,8 +74,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
         # What the writer knows of source it wrote, by its text (so that nothing reads it back):
         self.item_reads: dict[str, tuple[str, str]] = {}  # `T[_i4]`: (T, _i4), a table's entry for an item
-        # `(T[_i4] == v)`: (T, _i4, v, v's value if it is written as a number or a plain string)
-        self.lookups: dict[str, tuple[str, str, str, int | str | None]] = {}
+        self.lookups: dict[str, Lookup] = {}  # `(T[_i4] == v)`
         self.searches: dict[str, tuple[str, str]] = {}  # `next((_i4 for _i4 in S if C), None)`: (_i4, "in S if C")
         self.tables: dict = {}  # see shared
         self._counts = None
@@ -443,7 +442,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         text = f"({a} {op} {b})"
         read = self.item_reads.get(a) if op == "==" else None
         if read is not None:
-            self.lookups[text] = (*read, b, self.known_value(e.right))
+            known = self.known_value(e.right)
+            self.lookups[text] = Lookup(*read, b, known, known is not None or id(e.right) in self.hoisted)
         return text
 
 
@@ -488,7 +488,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if x.startswith("_i") or number(x):  # an item, a constant: never none
             text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
             if x.startswith("_i") and not e.negate:
-                self.lookups[text] = (kinds, x, str(k), k)
+                self.lookups[text] = Lookup(kinds, x, str(k), k, True)
             return text
         if pure(x):
             if e.negate:

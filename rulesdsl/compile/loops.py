@@ -11,7 +11,7 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
-from .source import _READ, _STRING, _VALUE, _grid_places, pure
+from .source import _READ, _STRING, Lookup, _grid_places, pure
 from .tree import _children, _descendants
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -81,8 +81,8 @@ class LoopWriter:
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
         if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None:
             lookup = self.lookups.get(cond)
-            if lookup is not None and lookup[1] == var and var not in lookup[2] \
-                    and (_VALUE.fullmatch(lookup[2]) or pure(lookup[2])):
+            if lookup is not None and lookup.item == var and var not in lookup.value \
+                    and (lookup.settled or pure(lookup.value)):
                 return self.matching(f, lookup, seq)
         return self.bound_loop(hoisted, seq, lambda first, s: self.scan_body(f, var, s, cond, first, eager))
 
@@ -143,28 +143,27 @@ class LoopWriter:
         var, seq, cond, hoisted = self.loop(w, {})
         lines = [f"{n} = ({v})" for n, v in hoisted]
         lookup = self.lookups.get(cond)
-        if pure(seq) and lookup is not None and lookup[1] == var \
-                and (_VALUE.fullmatch(lookup[2]) or _READ.fullmatch(lookup[2])):
+        if pure(seq) and lookup is not None and lookup.item == var \
+                and (lookup.settled or _READ.fullmatch(lookup.value)):
             lines.append(f"if {self.matching('any', lookup, seq)}:")
         else:
             lines.append("if True:")
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
-    def matching(self, f: str, lookup: tuple[str, str, str, int | str | None], seq: str) -> str:
+    def matching(self, f: str, lookup: Lookup, seq: str) -> str:
         """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
-        a value (`it.rank == r`: `lookup` is (T, c, v, v's value if known now) of `(T[c] == v)`, v
-        a read that cannot fail), in C, no Python frame per card. A value known now (`it is K`, a
-        kind): one set operation with the set of the cards that have it, about three times quicker
-        than `map`, which calls the table once a card (a zone holds a card once, so the common
-        cards are the count)."""
-        table, value, want = self.names[lookup[0]], lookup[2], lookup[3]
+        a value (`it.rank == r`: `lookup` is `(T[c] == v)`, v a read that cannot fail), in C, no
+        Python frame per card. A value known now (`it is K`, a kind): one set operation with the
+        set of the cards that have it, about three times quicker than `map`, which calls the table
+        once a card (a zone holds a card once, so the common cards are the count)."""
+        table, value, want = self.names[lookup.table], lookup.value, lookup.known
         if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
             # the cards whose entry is that value:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
                     "count": f"len({cards}.intersection({seq}))"}[f]
-        values = f"map({lookup[0]}.__getitem__, {seq})"
+        values = f"map({lookup.table}.__getitem__, {seq})"
         return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
                 "count": f"list({values}).count({value})"}[f]
 

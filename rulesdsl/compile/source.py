@@ -5,6 +5,17 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from typing import NamedTuple
+
+
+class Lookup(NamedTuple):
+    """A test written as `(table[item] == value)`, as the writer knows it (so no one matches it)."""
+
+    table: str  # the table's name (a constant of the generated code)
+    item: str  # the loop's item
+    value: str  # the value's source
+    known: int | str | None  # the value, if written as a number or a plain string
+    settled: bool  # known, or worked out before the loop (`_h...`): nothing to read per item
 
 
 class NoSource(Exception):
@@ -66,7 +77,6 @@ _PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\
 
 
 # What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
-_VALUE = re.compile(r"-?\d+|'[^'\\]*'|_h\d+")  # a number, a plain string, a value worked out before
 _READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
 
 
