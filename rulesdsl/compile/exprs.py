@@ -8,6 +8,12 @@ depend on the item are worked out once, before the loop, when that cannot fail. 
 is written here, and only here: the other writers (blocks, straight runs, options) put this
 source in their own lines, and what runs outside the machine (a define's value, a `show`, a rank
 key, an invariant) is a function made from it (SourceCompiler.function).
+
+The writer is one object in parts: here the core (names, attributes, calls, operators); loops.py
+the `where` loops; loop_analysis.py what may be worked out before a loop; card_tables.py the
+tables of each card's value; expr_runtime.py the functions the source calls. What it knows of
+source it wrote (a table read for an item, a lookup test, a search) it records as it writes it
+(item_reads, lookups, searches, none_tests), so that no part matches the source again.
 """
 
 from __future__ import annotations
