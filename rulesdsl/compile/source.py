@@ -3,7 +3,19 @@ straight functions."""
 
 from __future__ import annotations
 
+import ast as pyast
 import re
+from typing import NamedTuple
+
+
+class Lookup(NamedTuple):
+    """A test written as `(table[item] == value)`, as the writer knows it (so no one matches it)."""
+
+    table: str  # the table's name (a constant of the generated code)
+    item: str  # the loop's item
+    value: str  # the value's source
+    known: int | str | None  # the value, if written as a number or a plain string
+    settled: bool  # known, or worked out before the loop (`_h...`): nothing to read per item
 
 
 class NoSource(Exception):
@@ -44,3 +56,72 @@ class Variant:
 
 
 STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no log, counts kept
+
+
+def _end_of(src: str) -> tuple[str | None, str]:
+    """("_last", "S") if src is the one call `_last(S)` or `(S or [None])[-1]` (or `_first`,
+    `[0]`), else (None, "")."""
+    if not src.startswith(("_last(", "_first(", "(")):
+        return None, ""
+    try:
+        tree = pyast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None, ""
+    if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
+            and not tree.keywords and tree.func.id in ("_last", "_first"):
+        return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
+    if isinstance(tree, pyast.Subscript) and isinstance(tree.value, pyast.BoolOp) \
+            and isinstance(tree.value.op, pyast.Or) and len(tree.value.values) == 2 \
+            and pyast.unparse(tree.value.values[1]) == "[None]" and pyast.unparse(tree.slice) in ("-1", "0"):
+        seq = pyast.get_source_segment(src, tree.value.values[0])
+        if seq:
+            return ("_last" if pyast.unparse(tree.slice) == "-1" else "_first"), seq
+    return None, ""
+
+
+def _grid_places(src: str) -> str:
+    """`Z` for `[_c for _c in Z if _c is not None]` (a grid's cards, as s_Name and s_Attr write
+    them), for a loop that skips none anyway; else src itself."""
+    if not src.startswith("[_c for _c in st.zones["):
+        return src
+    tree = pyast.parse(src, mode="eval").body
+    if isinstance(tree, pyast.ListComp) and len(tree.generators) == 1 and pyast.unparse(tree.elt) == "_c":
+        loop = tree.generators[0]
+        if pyast.unparse(loop.target) == "_c" and [pyast.unparse(c) for c in loop.ifs] == ["_c is not None"] \
+                and not loop.is_async:
+            return pyast.get_source_segment(src, loop.iter) or src
+    return src
+
+
+# Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
+# the same value and costs less than a call, so `x if x is not None else ...` is written in place.
+_PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
+
+
+# What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
+_READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
+
+
+def unguard(src: str, x: str) -> str:
+    """src with its none checks of x (`(x if x is not None else _fail(...))`, as `some` writes
+    them) taken out, for source that runs only once x is known not to be none. Only for x that
+    reads a local or the state (nothing in src can set it again)."""
+    if not pure(x) or re.fullmatch(r"\(*_i\d+\)*", x) or f"{x} is not None else _fail(" not in src:
+        return src
+    guard = re.escape(f"({x} if {x} is not None else _fail(") + r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\)\)"
+    return re.sub(guard, lambda _m: f"({x})", src)
+
+
+def pure(src: str) -> bool:
+    """Short source free of calls and side effects (see _PURE)."""
+    return len(src) <= 48 and _PURE.match(src) is not None
+
+
+def number(src: str) -> bool:
+    """A number written out (a constant seat or card): never none."""
+    return src.strip("()").isdigit()
+
+
+def _item(src: str) -> bool:
+    """A loop's item (`_i4`) or a number: evaluated already, never none."""
+    return number(src) or re.fullmatch(r"_i\d+", src) is not None
