@@ -106,8 +106,8 @@ def _size(lines: list[Item]) -> int:
         if inside >= 0 and _indent(line) > inside:
             continue
         inside = -1
-        n += 1 if isinstance(line, str) else _RAW[type(line)]
-        if line == _LOGGED or (isinstance(line, str) and line.strip() == _LOGGED):
+        n += 1 if isinstance(line, str) else line.raw
+        if isinstance(line, str) and line.strip() == _LOGGED:
             inside = _indent(line)
             n += 1
     return n
@@ -181,6 +181,7 @@ MAX_TAIL = 40  # lines of a tail written in place
 @dataclass(frozen=True)
 class _Exit:
     ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
+    raw = 1  # its lines where it is not written in place (as `_size` counts)
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,8 @@ class Branch(_Exit):
 class Pop(_Exit):
     """The code's return: its frame goes, and the caller's goes on."""
 
+    raw = 2
+
 
 class LeafDone(_Exit):
     """A leaf's code ran to its end."""
@@ -213,6 +216,7 @@ class Push(_Exit):
     """A call with a frame: `frame` (the source of [code, pc, locals]) goes on the stack."""
 
     frame: str
+    raw = 2
 
 
 @dataclass(frozen=True)
@@ -222,15 +226,17 @@ class Ask(_Exit):
 
     decision: int
     chooser: str
+    raw = 2
 
 
 class Halt(_Exit):
     """The game's end: the state stops, its frame after this op."""
 
+    raw = 2
+
 
 Exit = Goto | Branch | Pop | LeafDone | Push | Ask | Halt
 Item = str | Exit  # a line of an op, or its way out
-_RAW = {Goto: 1, Branch: 1, Pop: 2, LeafDone: 1, Push: 2, Ask: 2, Halt: 2}  # lines, as `_size` counts
 
 
 class _NoInline(Exception):
@@ -243,7 +249,7 @@ class _Layout:
     frame's position itself (a machine block that is not a leaf's, `block_function`); `tails`, how
     many levels of tails may still be written in place; `asks`, how many levels of decisions
     answered in place may still go on in place (`_goes_on`); `leaf`, a leaf written in its caller
-    (its end a `break`); `ends`, a jump to the code's return ends there at once."""
+    (its end a `break`)."""
 
     game: object
     code_id: int
@@ -252,11 +258,7 @@ class _Layout:
     tails: int
     asks: int
     leaf: bool = False
-    ends: bool = True
-    looped: list = field(default_factory=lambda: [False])  # whether a `continue` was written
-
-    def inner(self, **changes) -> _Layout:
-        return replace(self, **changes)
+    looped: list = field(default_factory=lambda: [False])  # whether a `continue` was written (shared)
 
 
 def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
@@ -341,9 +343,9 @@ def _jump(lay: _Layout, t: int, ends: bool = True) -> str:
         if not isinstance(end, LeafDone):
             raise _NoInline
         return "break"
-    if ends and lay.ends and isinstance(end, Pop):
+    if ends and isinstance(end, Pop):
         return f"return (st.stack.pop(), {STACKED if lay.kept else RELOAD})[1]"
-    if ends and lay.ends and isinstance(end, LeafDone):
+    if ends and isinstance(end, LeafDone):
         return f"return {LEAF_DONE}"
     if lay.kept and t == lay.pc:
         lay.looped[0] = True
@@ -358,7 +360,7 @@ def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int
     if not item.first and lay.tails > 0:
         tl, to, _ = _region(lay.game, lay.code_id, item.to)
         if _size(tl) <= MAX_TAIL:
-            tail, by = _written(lay.inner(tails=lay.tails - 1), tl, to)
+            tail, by = _written(replace(lay, tails=lay.tails - 1), tl, to)
             return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail)], [owner, *by]
     first = f"{item.first}; " if item.first else ""
     return [f"{ind}if {item.test}: {first}{_jump(lay, item.to)}"], [owner]
@@ -420,7 +422,7 @@ def _goes_on(lay: _Layout, t: int) -> tuple[list[str], list[int]] | None:
     tl, to, _ = _region(lay.game, lay.code_id, t)
     if _size(tl) > MAX_TAIL:
         return None
-    return _written(lay.inner(tails=0, asks=lay.asks - 1), tl, to)
+    return _written(replace(lay, tails=0, asks=lay.asks - 1), tl, to)
 
 
 def _return_src(code, k: int) -> Exit | None:
