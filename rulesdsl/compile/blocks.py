@@ -435,7 +435,6 @@ def _return_src(code, k: int) -> Exit | None:
 
 
 MAX_INLINE = 40  # lines of a leaf written in place of its call
-_RETURN = re.compile(r"\breturn\b(.*)$")
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
@@ -468,9 +467,6 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
         parts = _STRING.split(line)
         line = "".join(re.sub(r"\benv\b", env, part) + (strings[i] if i < len(strings) else "")
                        for i, part in enumerate(parts))
-        ret = _RETURN.search(line)
-        if ret is not None and ret.group(1).strip() != str(STACKED):
-            return None
         out.append(line)
     values = list(args) + ["None"] * (code.nlocals - len(args))
     names = ", ".join(f"{env}_{i}" for i in range(len(values)))
