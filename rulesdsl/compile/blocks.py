@@ -357,11 +357,9 @@ def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int
     """`if test:` and the way to `to`: the code from there written in place when it is short (a
     tail: the other way of an `if`, the next round of a loop), else a jump."""
     ind = item.ind
-    if not item.first and lay.tails > 0:
-        tl, to, _ = _region(lay.game, lay.code_id, item.to)
-        if _size(tl) <= MAX_TAIL:
-            tail, by = _written(replace(lay, tails=lay.tails - 1), tl, to)
-            return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail)], [owner, *by]
+    tail = _tail(lay, item.to, replace(lay, tails=lay.tails - 1)) if not item.first and lay.tails > 0 else None
+    if tail is not None:
+        return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail[0])], [owner, *tail[1]]
     first = f"{item.first}; " if item.first else ""
     return [f"{ind}if {item.test}: {first}{_jump(lay, item.to)}"], [owner]
 
@@ -419,10 +417,13 @@ def _goes_on(lay: _Layout, t: int) -> tuple[list[str], list[int]] | None:
     block's own start (it loops), or the code from t is long."""
     if t == lay.pc or lay.asks <= 0:
         return None
+    return _tail(lay, t, replace(lay, tails=0, asks=lay.asks - 1))
+
+
+def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] | None:
+    """The code from t, written in the layout `inner` (in place of a jump there), if it is short."""
     tl, to, _ = _region(lay.game, lay.code_id, t)
-    if _size(tl) > MAX_TAIL:
-        return None
-    return _written(replace(lay, tails=0, asks=lay.asks - 1), tl, to)
+    return _written(inner, tl, to) if _size(tl) <= MAX_TAIL else None
 
 
 def _return_src(code, k: int) -> Exit | None:
