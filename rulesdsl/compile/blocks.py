@@ -3,13 +3,12 @@ the machine (see docs/design.md, "Speed")."""
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from ..engine.state import (
     CONTROL,
-    HALT,
     JUMP,
     LEAF_DONE,
     RELOAD,
@@ -37,14 +36,14 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
     """
     code = game.codes[code_id]
-    lines, owners, k = _region(game, code_id, pc)
-    if game.tails:
-        lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
-    lines = _ends_written(code, lines)
-    if game.tails and not code.leaf:
-        lines = _positions_kept(lines, k)
-        lines, owners = _answered(game, code_id, lines, owners, pc, TAIL_DEPTH)
-        lines, owners = _looped(lines, owners, pc)
+    items, owners, k = _region(game, code_id, pc)
+    # A block that is a frame's (not a leaf's) records where its frame goes on itself, answers
+    # its decisions in place in a playout, and loops in itself where it goes on at its start.
+    kept = game.tails and not code.leaf
+    lay = _Layout(game, code_id, pc, kept=kept, tails=TAIL_DEPTH if game.tails else 0, asks=TAIL_DEPTH)
+    lines, owners = _written(lay, items, owners)
+    if lay.looped[0]:
+        lines, owners = ["while True:", *(f"    {line}" for line in lines)], [owners[0], *owners]
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
     scope: dict[str, object] = {}
     try:
@@ -56,10 +55,10 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     return scope["block"], k, owners
 
 
-def op_lines(write) -> list[str]:
-    """An op's lines in a machine block: its writer's lines for a run without a log and, if the
-    writer asked about the log, for a run with one, tested at run time where they differ (only
-    the lines that differ: most ops log one line, or none)."""
+def op_lines(write) -> list[Item]:
+    """An op's items in a machine block: its writer's for a run without a log and, if the writer
+    asked about the log, for a run with one, tested at run time where they differ (only the lines
+    that differ: most ops log one line, or none)."""
     unlogged = Variant()
     plain = write(unlogged)
     if not unlogged.log_asked:
@@ -76,35 +75,39 @@ def op_lines(write) -> list[str]:
     if not _apart(plain, logged, i, j):
         i = j = 0
     a, b = plain[i:len(plain) - j], logged[i:len(logged) - j]
-    ind = _indent((a or b)[0])
-    pad = " " * ind
-    if not a and len(b) == 1 and not _COMPOUND.match(b[0].strip()):
+    pad = " " * _indent((a or b)[0])
+    if not a and len(b) == 1 and isinstance(b[0], str) and not _COMPOUND.match(b[0].strip()):
         middle = [f"{pad}if st.log is not None: {b[0].strip()}"]
     elif not b:
-        middle = [f"{pad}if st.log is None:", *(f"    {x}" for x in a)]
+        middle = [f"{pad}if st.log is None:", *(_shifted(x) for x in a)]
     else:
-        middle = [f"{pad}{_LOGGED}", *(f"    {x}" for x in b),
-                  *([f"{pad}else:", *(f"    {x}" for x in a)] if a else [])]
+        middle = [f"{pad}{_LOGGED}", *(_shifted(x) for x in b),
+                  *([f"{pad}else:", *(_shifted(x) for x in a)] if a else [])]
     return [*plain[:i], *middle, *plain[len(plain) - j:]]
+
+
+def _shifted(item: Item) -> Item:
+    """An item one level deeper (under an `if`)."""
+    return f"    {item}" if isinstance(item, str) else replace(item, ind="    " + item.ind)
 
 
 _COMPOUND = re.compile(r"(if|elif|else|for|while|try|except|finally|with|def|class)\b")
 _CLAUSE = re.compile(r"(elif|else|except|finally)\b")
 
 
-def _size(lines: list[str]) -> int:
+def _size(lines: list[Item]) -> int:
     """The lines of a stretch as the limits on what is written in place count them: a log's
     branch (op_lines) as two, its test and the one line that runs it, since a run without a log
-    only tests it; a tail or a leaf is written in place when the lines most runs go through
-    are few."""
+    only tests it; a way out as the lines it takes where it is not written in place; a tail or a
+    leaf is written in place when the lines most runs go through are few."""
     n = 0
     inside = -1  # the indent of the log's test whose branch is being skipped
     for line in lines:
         if inside >= 0 and _indent(line) > inside:
             continue
         inside = -1
-        n += 1
-        if line.strip() == _LOGGED:
+        n += 1 if isinstance(line, str) else line.raw
+        if isinstance(line, str) and line.strip() == _LOGGED:
             inside = _indent(line)
             n += 1
     return n
@@ -113,153 +116,30 @@ def _size(lines: list[str]) -> int:
 _LOGGED = "if st.log is not None:"
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+def _indent(line: Item) -> int:
+    return len(line) - len(line.lstrip()) if isinstance(line, str) else len(line.ind)
 
 
-def _apart(plain: list[str], logged: list[str], i: int, j: int) -> bool:
+def _clause(line: Item) -> bool:
+    return isinstance(line, str) and _CLAUSE.match(line.strip()) is not None
+
+
+def _apart(plain: list[Item], logged: list[Item], i: int, j: int) -> bool:
     """Whether the lines where two variants differ (after the first i lines, before the last j)
     are whole statements at one indent, which an `if` can hold."""
     middles = [x for x in (plain[i:len(plain) - j], logged[i:len(logged) - j]) if x]
     ind = _indent(middles[0][0])
-    if any(_indent(m[0]) != ind or _CLAUSE.match(m[0].strip()) or min(map(_indent, m)) < ind for m in middles):
+    if any(_indent(m[0]) != ind or _clause(m[0]) or min(map(_indent, m)) < ind for m in middles):
         return False
     if i:
         before = plain[i - 1]
-        if (_indent(before) >= ind) == before.endswith(":"):
+        if (_indent(before) >= ind) == (isinstance(before, str) and before.endswith(":")):
             return False
     if j:
         after = plain[len(plain) - j]
-        if _indent(after) > ind or (_indent(after) == ind and _CLAUSE.match(after.strip())):
+        if _indent(after) > ind or (_indent(after) == ind and _clause(after)):
             return False
     return True
-
-
-def _positions_kept(lines: list[str], end: int) -> list[str]:
-    """A block that knows where its frame goes on records it itself, so the machine has nothing to
-    do but go on: a wait or a halt records the block's end (SUSPENDED); a call records it in the
-    caller's frame, a return leaves the caller's as its call recorded it (both STACKED, reload the
-    top frame as it stands). Each changed line stays one line (the lines map to ops for errors)."""
-
-    out = []
-    for i, line in enumerate(lines):
-        before = lines[i - 1].strip() if i else ""
-        if line.endswith((f"return {SUSPEND}", f"return {HALT}")) and _WORD_END.search(line):
-            line = line[: line.rindex("return ")] + f"st.stack[-1][1] = {end}; return {SUSPENDED}"
-        elif line.strip() == f"return {RELOAD}" and before == "st.stack.pop()":
-            line = line.replace(f"return {RELOAD}", f"return {STACKED}")
-        elif line.strip() == f"return {RELOAD}" and before.startswith("st.stack.append(") and before.endswith(")"):
-            line = line.replace(f"return {RELOAD}", f"st.stack[-2][1] = {end}; return {STACKED}")
-        out.append(line.replace(f"(st.stack.pop(), {RELOAD})[1]", f"(st.stack.pop(), {STACKED})[1]"))
-    return out
-
-
-def _ends_written(code, lines: list[str]) -> list[str]:
-    """A way out to the code's end (an `if` with nothing after it, a loop at the end) ends there at
-    once, instead of returning its position for another trip through the machine."""
-    ends = {}
-    for line in lines:
-        m = _GOTO.search(line)
-        if m and int(m.group(1)) not in ends:
-            t = int(m.group(1))
-            ends[t] = _return_src(code, t)
-    return [_GOTO.sub(lambda m: "return " + ends[int(m.group(1))], line)
-            if (m := _GOTO.search(line)) and ends.get(int(m.group(1))) else line for line in lines]
-
-
-def _goes_on(game, code_id: int, t: int, pc: int, depth: int) -> tuple[list[str], list[int]] | None:
-    """After a decision answered in place, the code from t written there too when it is short (a
-    tail, as `_tails` writes the other way of an `if`): one trip through the machine less. Its
-    own decisions are answered in place in their turn (`depth` levels at most). None if t is the
-    block's own start (it loops, `_looped`), or the code from t is long or reloads."""
-    if t == pc or depth <= 0:
-        return None
-    tl, to, end = _region(game, code_id, t)
-    if _size(tl) > MAX_TAIL:
-        return None
-    tl = _positions_kept(_ends_written(game.codes[code_id], tl), end)
-    if tl[-1].endswith(f"return {RELOAD}"):
-        return None
-    return _answered(game, code_id, tl, to, pc, depth - 1)
-
-
-def _answered(game, code_id: int, lines: list[str], owners: list[int], pc: int,
-              depth: int) -> tuple[list[str], list[int]]:
-    """In a playout (`State.playout`), a block that asks a decision answers it itself with the
-    playout's pick and goes on, instead of a trip through the machine's loop: the same steps as
-    the machine's (the move counted, the answer in the decision's local or, for the turn's
-    decision, the chosen action entered (`_entered`), the step budget anew). The decision and the
-    frame's position are recorded only where the state waits: the pick failed (a bad index, an
-    error of its own) or the playout stops here; only the chooser is set for the pick to read."""
-
-    out: list[str] = []
-    own: list[int] = []
-    i = 0
-    while i < len(lines):
-        line, owner = lines[i], owners[i]
-        m = _ASKS.match(line)
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        after = lines[i + 2] if i + 2 < len(lines) else ""
-        ret = f"return {SUSPENDED}"
-        if m is not None:
-            ind = m[1]
-            pos = re.fullmatch(re.escape(ind) + r"st\.stack\[-1\]\[1\] = (\d+)(; " + ret + ")?", nxt)
-            if pos is not None and (pos[2] or after == ind + ret):
-                slot = game.decision_slot[int(m[2])] if int(m[2]) else -1
-                ask = f"{line.strip()}; st.stack[-1][1] = {pos[1]}"
-                taken = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", f"return {pos[1]}"] \
-                    if int(m[2]) else _entered(game, int(pos[1]))
-                taken_own = [owner] * len(taken)
-                tail = _goes_on(game, code_id, int(pos[1]), pc, depth)
-                if tail is not None:  # `return pos[1]` replaced by the code from there
-                    for j in reversed([j for j, x in enumerate(taken) if x.strip() == f"return {pos[1]}"]):
-                        lead = taken[j][: len(taken[j]) - len(taken[j].lstrip())]
-                        taken[j:j + 1] = [lead + x for x in tail[0]]
-                        taken_own[j:j + 1] = tail[1]
-                head = [f"{ind}if st.pick is not None and st.moves != st.stop:", f"{ind}    st.chooser = {m[3]}",
-                        f"{ind}    try: _i = st.pick(len(_v))", f"{ind}    except BaseException:",
-                        f"{ind}        {ask}", f"{ind}        raise", f"{ind}    if 0 <= _i < len(_v):"]
-                rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", ind + ret]
-                out += [*head, *(f"{ind}        {x}" for x in taken), *rest]
-                own += [owner] * len(head) + taken_own + [owner] * len(rest)
-                i += 2 if pos[2] else 3
-                continue
-        out.append(line)
-        own.append(owner)
-        i += 1
-    return out, own
-
-
-def _looped(lines: list[str], owners: list[int], pc: int) -> tuple[list[str], list[int]]:
-    """A block that goes on at its own start (a loop whose every round asks a decision, a turn
-    after a leaf action, when a playout answers in place) loops in itself: `return pc` becomes
-    `continue` in a `while True` around the block, instead of a trip through the machine to call
-    the same block again. Only a return outside the block's own loops (an option loop, a leaf
-    written in place), where `continue` means the same."""
-    try:
-        tree = pyast.parse("".join(line + "\n" for line in lines))
-    except SyntaxError:
-        return lines, owners  # block_function finds the error and says so
-    found: list[pyast.Return] = []
-
-    def visit(node: pyast.AST, looped: bool) -> None:
-        if isinstance(node, pyast.Return):
-            if not looped and isinstance(node.value, pyast.Constant) and node.value.value == pc:
-                found.append(node)
-            return
-        if isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.Lambda, pyast.ClassDef)):
-            return
-        for child in pyast.iter_child_nodes(node):
-            visit(child, looped or isinstance(node, (pyast.For, pyast.While, pyast.AsyncFor)))
-
-    visit(tree, False)
-    if not found or any(node.end_lineno != node.lineno for node in found):
-        return lines, owners
-    out = list(lines)
-    for node in sorted(found, key=lambda n: (n.lineno, -n.col_offset)):
-        line = out[node.lineno - 1]
-        out[node.lineno - 1] = line[: node.col_offset] + "continue" + line[node.end_col_offset:]
-    return ["while True:"] + ["    " + line for line in out], [owners[0], *owners]
 
 
 def leaf_run(game, code, pc: int, env: str) -> list[str]:
@@ -273,36 +153,120 @@ def leaf_run(game, code, pc: int, env: str) -> list[str]:
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 
-def _entered(game, end: int) -> list[str]:
+def _entered(game, end: int) -> list[Item]:
     """The turn's decision answered in place (see `_answered`): the chosen action entered as the
     machine enters it. A leaf runs here to its end and the block goes on where the turn goes on
     after the action; any other action gets its frame, and the machine runs it."""
 
-    out = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
+    out: list[Item] = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
     for a, (code, nlocals, slot) in enumerate(game.action_entry):
         pc = 1 if slot >= 0 else 0
         out.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
         out.append(f"    _e = {env_list(['None'] * slot + ['_x'] if slot >= 0 else [], nlocals)}")
         if code.leaf:
-            out += [f"    {line}" for line in leaf_run(game, code, pc, "_e")] + [f"    return {end}"]
+            out += [f"    {line}" for line in leaf_run(game, code, pc, "_e")] + [Goto(end, ind="    ")]
         else:
             out.append(f"    st.stack.append([{code.index}, {pc}, _e]); return {STACKED}")
     return out
 
 
-_ASKS = re.compile(r"^(\s*)st\.pending = (\d+); st\.chooser = ([^;]+); st\.options = tuple\(_v\); st\._texts = None$")
-_WORD_END = re.compile(r"(^|[\s:;])return -\d$")
 TAIL_DEPTH = 2  # tails written inside tails, at most
 MAX_TAIL = 40  # lines of a tail written in place
-_EARLY = re.compile(r"^(\s*)(if .*): return (\d+)$")
 
 
-def _region(game, code_id: int, pc: int) -> tuple[list[str], list[int], int]:
-    """The lines of a block from pc (see block_function), the op of each, and the position after
+# -- an op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
+# and the block writer writes it for where the op stands (`_Layout`)
+
+
+@dataclass(frozen=True)
+class _Exit:
+    ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
+    raw = 1  # its lines where it is not written in place (as `_size` counts)
+
+
+@dataclass(frozen=True)
+class Goto(_Exit):
+    """Go on at op `to` (a JUMP: a loop's way back, an `if`'s way past its other branches)."""
+
+    to: int
+
+
+@dataclass(frozen=True)
+class Branch(_Exit):
+    """If `test` holds, go on at op `to` (after `first`, a statement run on the way); else go on
+    with the op's next line."""
+
+    test: str
+    to: int
+    first: str = ""
+
+
+class Pop(_Exit):
+    """The code's return: its frame goes, and the caller's goes on."""
+
+    raw = 2
+
+
+class LeafDone(_Exit):
+    """A leaf's code ran to its end."""
+
+
+@dataclass(frozen=True)
+class Push(_Exit):
+    """A call with a frame: `frame` (the source of [code, pc, locals]) goes on the stack."""
+
+    frame: str
+    raw = 2
+
+
+@dataclass(frozen=True)
+class Ask(_Exit):
+    """A decision (its options in `_v`, asked of `chooser`): the state waits for it, the frame
+    goes on after this op."""
+
+    decision: int
+    chooser: str
+    raw = 2
+
+
+class Halt(_Exit):
+    """The game's end: the state stops, its frame after this op."""
+
+    raw = 2
+
+
+Exit = Goto | Branch | Pop | LeafDone | Push | Ask | Halt
+Item = str | Exit  # a line of an op, or its way out
+
+
+class _NoInline(Exception):
+    """A way out that a leaf written in place cannot take (see leaf_lines)."""
+
+
+@dataclass
+class _Layout:
+    """Where ops are written, and so how each way out is written: `kept`, the block records its
+    frame's position itself (a machine block that is not a leaf's, `block_function`); `tails`, how
+    many levels of tails may still be written in place; `asks`, how many levels of decisions
+    answered in place may still go on in place (`_goes_on`); `leaf`, a leaf written in its caller
+    (its end a `break`)."""
+
+    game: object
+    code_id: int
+    pc: int
+    kept: bool
+    tails: int
+    asks: int
+    leaf: bool = False
+    looped: list = field(default_factory=lambda: [False])  # whether a `continue` was written (shared)
+
+
+def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
+    """The items of a block from pc (see block_function), the op of each, and the position after
     its last op."""
 
     code = game.codes[code_id]
-    lines: list[str] = []
+    lines: list[Item] = []
     owners: list[int] = []
     k = pc
     n = len(code.kinds)
@@ -310,14 +274,14 @@ def _region(game, code_id: int, pc: int) -> tuple[list[str], list[int], int]:
     while True:
         emitted += 1
         kind = code.kinds[k]
-        body = [line.replace("@NEXT@", str(k + 1)) for line in op_lines(code.srcs[k])]
-        if kind == JUMP and body[-1].startswith("return ") and body[-1][7:].isdigit() and _size(lines) < MAX_LINES:
+        body = op_lines(code.srcs[k])
+        if kind == JUMP and _size(lines) < MAX_LINES:
             # A jump to a known place: go on writing from there (the next block starts there anyway).
             lines.extend(body[:-1])
             owners.extend([k] * (len(body) - 1))
-            k = int(body[-1][7:])
+            k = body[-1].to
             if emitted >= MAX_BLOCK or k >= n:
-                lines.append(f"return {k}")
+                lines.append(Goto(k))
                 owners.append(owners[-1] if owners else pc)
                 break
             continue
@@ -327,62 +291,151 @@ def _region(game, code_id: int, pc: int) -> tuple[list[str], list[int], int]:
         if kind in (JUMP, CONTROL):
             break
         if emitted >= MAX_BLOCK or k >= n:
-            lines.append(f"return {k}")
+            lines.append(Goto(k))
             owners.append(k - 1)
             break
     return lines, owners, k
 
 
-def _tails(game, code_id: int, lines: list[str], owners: list[int], depth: int) -> tuple[list[str], list[int]]:
-    """Write short tails in place of early returns (`if C: return N` becomes `if C:` and the block
-    from N). A tail that stops to wait for a decision or calls a procedure records where its frame
-    goes on itself (the machine would record the end of the outer block), so it returns SUSPENDED
-    or STACKED instead (`_positions_kept`, with the tail's own end)."""
-
+def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[str], list[int]]:
+    """The lines of ops' items, each way out written for the layout."""
     out: list[str] = []
     own: list[int] = []
-    for line, owner in zip(lines, owners, strict=True):
-        m = _EARLY.match(line) if depth > 0 else None
-        tail = None
-        if m:
-            t = int(m.group(3))
-            tl, to, end = _region(game, code_id, t)
-            if _size(tl) <= MAX_TAIL:
-                # Where the tail's frame goes on is the tail's end, not the outer block's: recorded
-                # in place; a RELOAD left (a frame changed some other way) keeps the tail out.
-                kept = _positions_kept(tl, end)
-                if not kept[-1].endswith(f"return {RELOAD}"):
-                    tail, to = _tails(game, code_id, kept, to, depth - 1)
-        if tail is None:
-            out.append(line)
-            own.append(owner)
-            continue
-        ind = m.group(1)
-        out.append(f"{ind}{m.group(2)}:")
-        own.append(owner)
-        out.extend(f"{ind}    {x}" for x in tail)
-        own.extend(to)
+    for item, owner in zip(items, owners, strict=True):
+        if isinstance(item, str):
+            lines, by = [item], [owner]
+        elif isinstance(item, Branch):
+            lines, by = _branch(lay, item, owner)
+        elif isinstance(item, Ask):
+            lines, by = _ask(lay, item, owner)
+        else:
+            lines = [item.ind + x for x in _exit(lay, item, owner)]
+            by = [owner] * len(lines)
+        out += lines
+        own += by
     return out, own
 
 
-_GOTO = re.compile(r"\breturn (\d+)$")
+def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
+    """A way out that ends the op (its lines, unindented)."""
+    if isinstance(item, Goto):
+        return [_jump(lay, item.to)]
+    if isinstance(item, LeafDone):
+        return ["break" if lay.leaf else f"return {LEAF_DONE}"]
+    if lay.leaf:
+        raise _NoInline
+    if isinstance(item, Pop):
+        return ["st.stack.pop()", f"return {STACKED if lay.kept else RELOAD}"]
+    if isinstance(item, Push):
+        # A block that knows where its frame goes on records it itself, in the caller's frame.
+        back = f"st.stack[-2][1] = {owner + 1}; return {STACKED}" if lay.kept else f"return {RELOAD}"
+        return [f"st.stack.append({item.frame})", back]
+    assert isinstance(item, Halt)
+    return [f"st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
 
 
-def _return_src(code, k: int) -> str | None:
-    """If op k of `code` is its return (a frame's end, or a leaf's), what a block returns there."""
+def _jump(lay: _Layout, t: int, ends: bool = True) -> str:
+    """Going on at op t, as one statement: in a leaf written in place, its end (a `break`); the
+    code's return, written at once; the block's own start, a `continue` of the loop round the
+    block (`block_function`); else t returned, for the machine to go on there."""
+    end = _return_src(lay.game.codes[lay.code_id], t)
+    if lay.leaf:
+        if not isinstance(end, LeafDone):
+            raise _NoInline
+        return "break"
+    if ends and isinstance(end, Pop):
+        return f"return (st.stack.pop(), {STACKED if lay.kept else RELOAD})[1]"
+    if ends and isinstance(end, LeafDone):
+        return f"return {LEAF_DONE}"
+    if lay.kept and t == lay.pc:
+        lay.looped[0] = True
+        return "continue"
+    return f"return {t}"
+
+
+def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int]]:
+    """`if test:` and the way to `to`: the code from there written in place when it is short (a
+    tail: the other way of an `if`, the next round of a loop), else a jump."""
+    ind = item.ind
+    tail = _tail(lay, item.to, replace(lay, tails=lay.tails - 1)) if not item.first and lay.tails > 0 else None
+    if tail is not None:
+        return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail[0])], [owner, *tail[1]]
+    first = f"{item.first}; " if item.first else ""
+    return [f"{ind}if {item.test}: {first}{_jump(lay, item.to)}"], [owner]
+
+
+def _ask(lay: _Layout, item: Ask, owner: int) -> tuple[list[str], list[int]]:
+    """A decision: recorded with the frame's position, and the state waits (SUSPENDED); in a
+    playout (`State.playout`), answered in place with the playout's pick, and the code goes on
+    (see `_answered`)."""
+    if lay.leaf:
+        raise _NoInline
+    ind, pos = item.ind, owner + 1
+    asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
+    if not lay.kept:
+        return [ind + asked, f"{ind}return {SUSPEND}"], [owner] * 2
+    ask = f"{asked}; st.stack[-1][1] = {pos}"
+    taken = _answered(lay, item, owner, pos)
+    head = [f"{ind}if st.pick is not None and st.moves != st.stop:", f"{ind}    st.chooser = {item.chooser}",
+            f"{ind}    try: _i = st.pick(len(_v))", f"{ind}    except BaseException:",
+            f"{ind}        {ask}", f"{ind}        raise", f"{ind}    if 0 <= _i < len(_v):"]
+    rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", f"{ind}return {SUSPENDED}"]
+    return ([*head, *(f"{ind}        {x}" for x in taken[0]), *rest],
+            [owner] * len(head) + taken[1] + [owner] * len(rest))
+
+
+def _answered(lay: _Layout, item: Ask, owner: int, pos: int) -> tuple[list[str], list[int]]:
+    """In a playout, the steps the machine takes when a decision is answered: the move counted,
+    the answer in the decision's local or, for the turn's decision, the chosen action entered
+    (`_entered`), the step budget anew; then the code from pos, written in place when short."""
+    game = lay.game
+    if item.decision:
+        slot = game.decision_slot[item.decision]
+        taken: list[Item] = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", Goto(pos)]
+    else:
+        taken = _entered(game, pos)
+    tail = _goes_on(lay, pos)
+    out: list[str] = []
+    own: list[int] = []
+    for x in taken:
+        if isinstance(x, str):
+            out.append(x)
+            own.append(owner)
+        elif tail is not None:
+            out += [x.ind + line for line in tail[0]]
+            own += tail[1]
+        else:
+            out.append(x.ind + _jump(lay, pos, ends=False))
+            own.append(owner)
+    return out, own
+
+
+def _goes_on(lay: _Layout, t: int) -> tuple[list[str], list[int]] | None:
+    """After a decision answered in place, the code from t written there too when it is short (a
+    tail, as `_branch` writes the other way of an `if`): one trip through the machine less. Its
+    own decisions are answered in place in their turn (`asks` levels at most). None if t is the
+    block's own start (it loops), or the code from t is long."""
+    if t == lay.pc or lay.asks <= 0:
+        return None
+    return _tail(lay, t, replace(lay, tails=0, asks=lay.asks - 1))
+
+
+def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] | None:
+    """The code from t, written in the layout `inner` (in place of a jump there), if it is short."""
+    tl, to, _ = _region(lay.game, lay.code_id, t)
+    return _written(inner, tl, to) if _size(tl) <= MAX_TAIL else None
+
+
+def _return_src(code, k: int) -> Exit | None:
+    """If op k of `code` is its return (a frame's end, or a leaf's), that way out."""
 
     if k >= len(code.kinds) or code.kinds[k] != CONTROL:
         return None
     body = code.srcs[k](Variant())
-    if body == ["st.stack.pop()", f"return {RELOAD}"]:
-        return f"(st.stack.pop(), {RELOAD})[1]"
-    if body == [f"return {LEAF_DONE}"]:
-        return str(LEAF_DONE)
-    return None
+    return body[0] if len(body) == 1 and isinstance(body[0], (Pop, LeafDone)) else None
 
 
 MAX_INLINE = 40  # lines of a leaf written in place of its call
-_RETURN = re.compile(r"\breturn\b(.*)$")
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
@@ -395,40 +448,26 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
     be (`_leaf_error`). None where the leaf is not such a block."""
 
     code = game.codes[code_id]
-    lines, owners, _ = _region(game, code_id, 0)
+    items, owners, _ = _region(game, code_id, 0)
+    if _size(items) > MAX_INLINE:
+        return None
+    try:
+        lines, owners = _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, asks=0, leaf=True),
+                                 items, owners)
+    except _NoInline:
+        return None
     if _size(lines) > MAX_INLINE:
         return None
-    if game.tails:
-        lines, owners = _tails(game, code_id, lines, owners, TAIL_DEPTH)
-        if _size(lines) > MAX_INLINE:
-            return None
     _inlined[0] += 1
     env = f"_e{_inlined[0]}"
     out: list[str] = []
-    loops: list[int] = []  # the indents of the loops around a line
     for line in lines:
-        indent = len(line) - len(line.lstrip())
-        while loops and indent <= loops[-1]:
-            loops.pop()
         strings = _STRING.findall(line)
         if any(x[0] in "fF" or x[:2].lower() in ("rf", "fr") for x in strings if "{" in x):
             return None  # (a name inside an f-string's braces would not be renamed below)
         parts = _STRING.split(line)
         line = "".join(re.sub(r"\benv\b", env, part) + (strings[i] if i < len(strings) else "")
                        for i, part in enumerate(parts))
-        ret = _RETURN.search(line)
-        if ret is not None:
-            value = ret.group(1).strip()
-            if value == str(STACKED):
-                pass
-            elif value == str(LEAF_DONE) or (value.isdigit() and _return_src(code, int(value)) == str(LEAF_DONE)):
-                if loops:
-                    return None  # (a `break` there would leave that loop only)
-                line = line[: ret.start()] + "break"
-            else:
-                return None
-        if re.match(r"(?:for|while) .*:$", line.strip()):
-            loops.append(indent)
         out.append(line)
     values = list(args) + ["None"] * (code.nlocals - len(args))
     names = ", ".join(f"{env}_{i}" for i in range(len(values)))

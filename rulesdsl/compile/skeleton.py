@@ -9,13 +9,10 @@ from ..engine.state import (
     CONTROL,
     JUMP,
     PLAIN,
-    RELOAD,
-    SUSPEND,
-    SUSPENDED,
     TEST,
     State,
 )
-from .blocks import env_list
+from .blocks import Ask, Branch, Goto, Halt, Item, Push, env_list
 from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
@@ -38,8 +35,7 @@ class Skeleton:
                 if g.codes[code_id].leaf:
                     self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
                     return
-                b.emit(None, CONTROL,
-                       lambda v: [f"st.stack.append([{code_id}, 0, {env_list([], nlocals)}])", f"return {RELOAD}"])
+                b.emit(None, CONTROL, lambda v: [Push(f"[{code_id}, 0, {env_list([], nlocals)}]")])
 
         labels: dict[str, int] = {}
         maybe("setup")
@@ -56,7 +52,8 @@ class Skeleton:
         game_never = p.game_ends[0].expr.span if p.game_ends else never
         b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self._next_turn)
         maybe("turn start")
-        main.parts[b.emit(None, CONTROL, self._turn_decision)] = self._action_parts()
+        main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
+            self._action_parts()
         labels["after action"] = b.pc
         g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
         self.turn_region = (labels["turn"] + 1, labels["after action"])
@@ -66,7 +63,7 @@ class Skeleton:
         over_cell, round_over_cell, mid_cell = [0], [0], [0]
 
         def checks(infos, cell) -> Callable[[Variant], list[str]]:
-            return lambda v: [f"if {self.fresh(info)}: return {cell[0]}" for info in infos]
+            return lambda v: [Branch(self.fresh(info), cell[0]) for info in infos]
 
         def parts(infos, fns) -> list:
             return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
@@ -77,13 +74,13 @@ class Skeleton:
         if round_ends:
             main.parts[b.emit(None, TEST, checks(p.round_ends, round_over_cell))] = parts(p.round_ends, round_ends)
         turn_label = labels["turn"]
-        b.emit(None, JUMP, lambda v: [f"return {turn_label}"])
+        b.emit(None, JUMP, lambda v: [Goto(turn_label)])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
         if game_ends:
             main.parts[b.emit(None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
         round_label = labels["round"]
-        b.emit(None, JUMP, lambda v: [f"return {round_label}"])
+        b.emit(None, JUMP, lambda v: [Goto(round_label)])
         labels["game over in a round"] = mid_cell[0] = b.pc
         maybe("round end")
         labels["over"] = over_cell[0] = b.pc
@@ -91,11 +88,7 @@ class Skeleton:
         rank_parts = [(_every_seat(self.rank_fn(info), self.n), info.expr.span) for _, info in p.rank]
         if p.winners is not None:
             rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
-        main.parts[b.emit(None, CONTROL, lambda v: [
-            *self.game_over(v),
-            # The frame's position as the machine records it after a HALT (this source may be
-            # written in place of a jump, in another block).
-            "st.stack[-1][1] = @NEXT@", f"return {SUSPENDED}"])] = rank_parts
+        main.parts[b.emit(None, CONTROL, lambda v: [*self.game_over(v), Halt()])] = rank_parts
         self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
@@ -119,7 +112,7 @@ class Skeleton:
             *([f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"] if v.log else []),
         ]
 
-    def _turn_decision(self, v: Variant) -> list[str]:
+    def _turn_decision(self, v: Variant, after: int) -> list[Item]:
         """The turn's decision: the turn-options function's body written in place (one call less
         a turn; the last op of its block, so the names it binds, env included, are not read after
         it; one that returns early stays a function); no option, and the turn passes."""
@@ -128,9 +121,7 @@ class Skeleton:
         get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
             else [*(line[4:] for line in body), "_v = opts"]
         passes = f"    st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
-        return [*get, "if not _v:", *([passes] if v.log else []), "    return @NEXT@",
-                "st.pending = 0; st.chooser = st.current; st.options = tuple(_v); st._texts = None",
-                f"return {SUSPEND}"]
+        return [*get, "if not _v:", *([passes] if v.log else []), Goto(after, ind="    "), Ask(0, "st.current")]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the

@@ -13,14 +13,11 @@ from ..engine.state import (
     CONTROL,
     HAND,
     JUMP,
-    LEAF_DONE,
     PLAIN,
-    RELOAD,
     STACKED,
-    SUSPEND,
     TEST,
 )
-from .blocks import env_list, leaf_lines, leaf_run, op_lines
+from .blocks import Ask, Branch, Goto, LeafDone, Pop, Push, env_list, leaf_lines, leaf_run, op_lines
 from .bounds import Bounds
 from .domains import DomainWriter
 from .exprs import unguard
@@ -76,9 +73,9 @@ class Statements(CardMoves, Bounds):
     def _return(self, b: _Builder, span) -> None:
         """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
         if self.leaf:
-            b.emit(span, CONTROL, lambda v: [f"return {LEAF_DONE}"])
+            b.emit(span, CONTROL, lambda v: [LeafDone()])
         else:
-            b.emit(span, CONTROL, lambda v: ["st.stack.pop()", f"return {RELOAD}"])
+            b.emit(span, CONTROL, lambda v: [Pop()])
 
     def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
         """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
@@ -89,10 +86,11 @@ class Statements(CardMoves, Bounds):
         the caller's frame first records where it goes on (after this call), as a frame's call
         does, since an `end` outside a turn resumes there; the block stops if the stack changed."""
         code = self.g.codes[code_id]
+        after = b.pc + 1
 
         def write(v: Variant) -> list[str]:
             new = env_list([self.source.inline(a) for a in args], code.nlocals)
-            lines = ["st.stack[-1][1] = @NEXT@"] if ends else []
+            lines = [f"st.stack[-1][1] = {after}"] if ends else []
             if self.g.tails:
                 inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
                 if inlined is not None:
@@ -215,11 +213,11 @@ class Statements(CardMoves, Bounds):
         for cond, body in s.branches:
             f = self.part(cond)
             skip = [0]
-            b.emit(cond.span, TEST, lambda v, f=f, skip=skip: [f"if not {self.source.inline(f)}: return {skip[0]}"])
+            b.emit(cond.span, TEST, lambda v, f=f, skip=skip: [Branch(f"not {self.source.inline(f)}", skip[0])])
             self.block(body, b)
             cell = [0]
             end_jumps.append(cell)
-            b.emit(None, JUMP, lambda v, cell=cell: [f"return {cell[0]}"])
+            b.emit(None, JUMP, lambda v, cell=cell: [Goto(cell[0])])
             skip[0] = b.pc
         if s.orelse is not None:
             self.block(s.orelse, b)
@@ -231,9 +229,9 @@ class Statements(CardMoves, Bounds):
         every round counts against the step budget (`tick`); a `for each` over a list or a
         `repeat N times` ends by itself, and its rounds are not counted."""
         if bounded:
-            b.emit(span, JUMP, lambda v: [f"return {top}"])
+            b.emit(span, JUMP, lambda v: [Goto(top)])
         else:
-            b.emit(span, JUMP, lambda v: ["st.budget -= 1", "if st.budget < 0: st.tick()", f"return {top}"])
+            b.emit(span, JUMP, lambda v: ["st.budget -= 1", "if st.budget < 0: st.tick()", Goto(top)])
         for cell in loop.breaks:
             cell[0] = b.pc
         b.loops.pop()
@@ -262,7 +260,7 @@ class Statements(CardMoves, Bounds):
         loop.breaks.append(end)
         top = b.emit(s.span, TEST, lambda v: [
             f"_r = env[{pos_slot}]",
-            f"if _r >= len(env[{list_slot}]): return {end[0]}",
+            Branch(f"_r >= len(env[{list_slot}])", end[0]),
             f"env[{var_slot}] = env[{list_slot}][_r]",
             f"env[{pos_slot}] = _r + 1",
         ])
@@ -275,7 +273,7 @@ class Statements(CardMoves, Bounds):
         b.loops.append(loop)
         end = [0]
         loop.breaks.append(end)
-        top = b.emit(s.cond.span, TEST, lambda v: [f"if not {self.source.inline(cond)}: return {end[0]}"])
+        top = b.emit(s.cond.span, TEST, lambda v: [Branch(f"not {self.source.inline(cond)}", end[0])])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span)
 
@@ -298,14 +296,14 @@ class Statements(CardMoves, Bounds):
         b.loops.append(loop)
         end = [0]
         loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [f"if env[{slot}] <= 0: return {end[0]}", f"env[{slot}] -= 1"])
+        top = b.emit(s.span, TEST, lambda v: [Branch(f"env[{slot}] <= 0", end[0]), f"env[{slot}] -= 1"])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
         b.loops[-1].breaks.append(cell)
-        b.emit(s.span, JUMP, lambda v: [f"return {cell[0]}"])
+        b.emit(s.span, JUMP, lambda v: [Goto(cell[0])])
 
     def s_Return(self, s: ast.Return, b):
         self._return(b, s.span)
@@ -349,12 +347,9 @@ class Statements(CardMoves, Bounds):
             ]
 
         self.choose_options[id(s)] = options
+        after = b.pc + 1
         b.emit(s.span, CONTROL, lambda v: [
-            *options(),
-            f"if not _v: env[{slot}] = None; return @NEXT@",
-            f"st.pending = {dec.index}; st.chooser = _p; st.options = tuple(_v); st._texts = None",
-            f"return {SUSPEND}",
-        ])
+            *options(), Branch("not _v", after, first=f"env[{slot}] = None"), Ask(dec.index, "_p")])
 
     @property
     def domains(self) -> DomainWriter:
@@ -394,8 +389,7 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             new = env_list([self.source.inline(a) for a in args], nlocals)
-            return [*([f"{self.source.const(self.depth_check)}(st)"] if deep else []),
-                    f"st.stack.append([{code_id}, 0, {new}])", f"return {RELOAD}"]
+            return [*([f"{self.source.const(self.depth_check)}(st)"] if deep else []), Push(f"[{code_id}, 0, {new}]")]
 
         b.emit(s.span, CONTROL, write)
 

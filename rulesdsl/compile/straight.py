@@ -139,7 +139,7 @@ class StraightWriter:
         if code.kinds[k] != PLAIN:
             raise NoStraight(f"op {k} of {code.name} is not plain")
         lines = code.srcs[k](STRAIGHT_RUN)
-        if any("return" in line or "@NEXT@" in line for line in lines):
+        if any(not isinstance(line, str) or "return" in line for line in lines):
             raise NoStraight(f"op {k} of {code.name} returns")
         return lines
 
