@@ -74,6 +74,23 @@ class Compiler(Skeleton, Statements, Closures):
 
     # ------------------------------------------------------------ entry
     def build(self) -> Game:
+        """The stages in order: the tables, the values read outside play, the codes (procedures,
+        hooks, actions, the skeleton), then the tables a run reads."""
+        self._header()
+        self._cards()
+        self._zones()
+        self.g.prepare()
+        if self.shortcuts:  # (read by straight runs alone)
+            self.g.count_hands(counted_zones(self))
+        self._vars()
+        self._readers()
+        main = self._codes()
+        self._main(main, self.hook_codes)
+        self._checks()
+        self._run_tables()
+        return self.g
+
+    def _header(self) -> None:
         p, g = self.p, self.g
         g.name = p.name
         g.sources = p.files
@@ -83,14 +100,11 @@ class Compiler(Skeleton, Statements, Closures):
         g.params = {k: v.value for k, v in p.params.items()}
         g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
         g.all_mask = (1 << self.n) - 1
-        self._cards()
-        self._zones()
-        g.prepare()
-        if self.shortcuts:  # (read by straight runs alone)
-            g.count_hands(counted_zones(self))
-        self._vars()
-        # Which cells of the state's variables and counters may hold a card or a list of cards:
-        # determinization re-points every one of them (State._rename).
+
+    def _readers(self) -> None:
+        """What is read of a state outside play: the cells that may hold cards (determinization
+        re-points every one of them, State._rename), defines' values, statistics and shows."""
+        p, g = self.p, self.g
         g.card_vars, g.cardlist_vars = _card_cells(p.vars, g.var_layout, self.n)
         g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
         for name, info in p.defines.items():
@@ -102,6 +116,11 @@ class Compiler(Skeleton, Statements, Closures):
                                         p.defines[name].expr.span if name in p.defines else None),
                     self._show_type(name))
                    for name in p.shows]
+
+    def _codes(self) -> Code:
+        """Every procedure's, hook's and action's code (the skeleton's, code 0, is returned empty:
+        it is written last, once the hooks' codes are known)."""
+        p, g = self.p, self.g
         g.decisions.append(Decision(0, "", None, None, None, False, "action", None, "turn"))
         main = Code("game", 0)
         main.index = 0
@@ -114,41 +133,41 @@ class Compiler(Skeleton, Statements, Closures):
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         self.recursive_codes = frozenset(self.proc_codes[name] for name in self.recursive_procs)
-        depth, recursive = g.limits["depth"], self.recursive_codes
-
-        def depth_check(st: State) -> None:
-            """Before a recursive procedure's call: its frame would be one too many."""
-            if sum(1 for f in st.stack if f[0] in recursive) >= depth:
-                too_deep(depth)
-
-        self.depth_check = depth_check
+        self.depth_check = _depth_check(g.limits["depth"], self.recursive_codes)
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
-        hook_codes = self.hook_codes
         for when, info in p.hooks.items():
-            hook_codes[when] = self._new_code(when, info)
+            self.hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():
-            self._compile_body(hook_codes[when], info.body, when, self._is_leaf(info.body))
+            self._compile_body(self.hook_codes[when], info.body, when, self._is_leaf(info.body))
         for info in p.actions:
-            ci = self._new_code(f"action {info.name}", info)
-            # The leading choose is the turn's decision: the rest decides whether it is a leaf.
-            first = info.body[0] if info.body else None
-            rest = info.body[1:] if isinstance(first, ast.Choose) and first.by is None and not first.optional \
-                else info.body
-            self._compile_body(ci, info.body, "action", self._is_leaf(rest))
-            cond = self.expr(info.cond) if info.cond is not None else None
-            lead = None
-            first = info.body[0] if info.body else None
-            if isinstance(first, ast.Choose) and first.by is None and not first.optional:
-                lead = self.choose_decisions[id(first)]
-            g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
-                                      first.label if lead is not None else None))
+            self._action(info)
         g.turn_options_fn = self._turn_options_fn()
-        self._main(main, hook_codes)
+        return main
+
+    def _action(self, info) -> None:
+        ci = self._new_code(f"action {info.name}", info)
+        # The leading choose is the turn's decision: the rest decides whether it is a leaf.
+        first = info.body[0] if info.body else None
+        leads = isinstance(first, ast.Choose) and first.by is None and not first.optional
+        self._compile_body(ci, info.body, "action", self._is_leaf(info.body[1:] if leads else info.body))
+        cond = self.expr(info.cond) if info.cond is not None else None
+        lead = self.choose_decisions[id(first)] if leads else None
+        self.g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
+                                       first.label if lead is not None else None))
+
+    def _checks(self) -> None:
+        """Invariants and scenarios (rulesdsl test), and the game's fingerprint for saves."""
+        p, g = self.p, self.g
         g.invariants = [(info.name, self.cond_fn(info), info.span, _source(p.files, info.expr.span))
                         for info in p.invariants]
         g.scenarios = [self._scenario(sc) for sc in p.scenarios]
         g.fingerprint = _fingerprint(p, g)
+
+    def _run_tables(self) -> None:
+        """What a run reads: the generated code's names, the blocks (built as positions first run)
+        and the tables the machine reads on every decision."""
+        g = self.g
         g.namespace = self.source.names
         if self.shortcuts:  # (without, the slow way, kept to test against)
             g.make_straight = lambda: self
@@ -160,7 +179,6 @@ class Compiler(Skeleton, Statements, Closures):
         g.holds_cardlists = bool(g.cardlist_vars or g.cardlist_counters or any(c.cardlist_slots for c in g.codes))
         g.code_blocks = [code.blocks for code in g.codes]
         g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
-        return g
 
     def _scenario(self, sc) -> ScenarioRt:
         steps = []
@@ -337,3 +355,11 @@ def compile_program(prog: Program, names: list[str] | None = None, shortcuts: bo
     limits of a run (limits.py); they are written into the generated code."""
     return Compiler(prog, names, shortcuts, limits).build()
 
+
+def _depth_check(depth: int, recursive: frozenset[int]) -> Callable[[State], None]:
+    def depth_check(st: State) -> None:
+        """Before a recursive procedure's call: its frame would be one too many."""
+        if sum(1 for f in st.stack if f[0] in recursive) >= depth:
+            too_deep(depth)
+
+    return depth_check

@@ -48,8 +48,9 @@ _ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
 _BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
-_SIMPLE = (ast.Move, ast.MoveAll, ast.Draw, ast.Deal, ast.Shuffle, ast.Reveal, ast.ShowTo, ast.Swap, ast.Let,
-           ast.Assign, ast.ReverseDirection, ast.NextPlayer, ast.ContinueFrom, ast.Say)
+# The statements the straight writer writes as Python's own control flow; every other statement is
+# its ops' plain lines (a new statement whose ops are all PLAIN needs nothing here).
+_CONTROL = (ast.If, ast.While, ast.ForEach, ast.Repeat, ast.Break, ast.Return, ast.CallStmt, ast.End, ast.Choose)
 
 
 class StraightWriter:
@@ -144,7 +145,7 @@ class StraightWriter:
         return lines
 
     def stmt(self, s: ast.Stmt, ind: str) -> list[str]:
-        if isinstance(s, _SIMPLE):
+        if not isinstance(s, _CONTROL):
             code, start, end = self.ops(s)
             return [ind + line for k in range(start, end) for line in self.plain(code, k)]
         if isinstance(s, ast.If):

@@ -41,10 +41,11 @@ class Code:
         # A leaf never waits for a decision (no `choose` in it or in what it calls), so a call runs it
         # to its end at once, in the caller's Python call, without a frame on the state's stack.
         self.leaf = False
-        self.ops: list[Callable] = []
+        self.ops: list[None] = []  # one entry per op: positions are counted by it
         self.spans: list = []
         self.kinds: list[int] = []
-        self.srcs: list[Callable[[], list[str]] | None] = []
+        # Per op, its writer: `write(variant)` -> its lines and its way out (compile/blocks.py)
+        self.srcs: list[Callable[[object], list]] = []
         # For an op that works out several expressions of the rules (the game's end conditions, the
         # actions' `when`, the ranking): the expressions and their spans, worked out again one by
         # one when the op fails, to locate the error at the one that fails.
