@@ -48,7 +48,7 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import Lookup, _end_of, _grid_places, _item, env_list, number, pure, unguard
+from .source import ENV, Lookup, Naming, _end_of, _grid_places, _item, env_list, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
@@ -91,6 +91,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         # Reads of the locals written so far (a local, or a call handed them all): what a writer
         # reads to learn whether source it asked for reads locals (see reading), never its text.
         self.local_reads = 0
+        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
+        self.naming = ENV  # what the locals are called in the source being written (see named)
+        self._named: dict[tuple, str] = {}  # (node, naming) -> an expression's source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         # The fast forms (values worked out before a loop, counts joined, tables of each card's
         # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
@@ -111,13 +114,36 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
         blocks write in place instead of calling f."""
-        return self.function(self.src(e, {}))
+        with self.named(ENV):  # (a function's locals are its frame's list)
+            f = self.function(self.src(e, {}))
+        f.node = e
+        return f
 
     def reading(self, write: Callable[[], T]) -> tuple[T, bool]:
         """What `write()` gives, and whether the source it wrote reads the locals."""
         before = self.local_reads
         made = write()
         return made, self.local_reads != before
+
+    @contextmanager
+    def named(self, naming: Naming) -> Iterator[None]:
+        """Source written meanwhile (expressions, and statements' locals) names the locals so."""
+        saved, self.naming = self.naming, naming
+        try:
+            yield
+        finally:
+            self.naming = saved
+
+    def local(self, k: int) -> str:
+        """Local k as the source being written names it."""
+        self.local_reads += 1
+        return self.naming.local(k)
+
+    def whole(self) -> str:
+        """The locals as one list, handed to a function (only a naming of a list has one)."""
+        self.local_reads += 1
+        self.whole_reads += 1
+        return self.naming.list or "env"
 
     def reads_locals(self, src: str) -> bool:
         """Whether an expression's source this writer wrote reads the locals (any other: yes)."""
@@ -140,10 +166,22 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         f.reads_locals = reads
         return f
 
+    def named_src(self, f: Callable) -> str | None:
+        """The source of f (an expression compiled by `compile`) in the naming being written."""
+        src = getattr(f, "src", None)
+        node = getattr(f, "node", None)
+        if self.naming is ENV or node is None or src is None:
+            return src
+        key = (id(node), self.naming.key)
+        named = self._named.get(key)
+        if named is None:
+            named = self._named[key] = self.src(node, {})
+        return named
+
     def standalone(self, e: ast.Expr) -> str:
         """The source of `e` on its own, outside any loop being written: a define's body is one
         function for every call, so no value worked out before some caller's loop stands in it."""
-        with self._outside_loops():
+        with self._outside_loops(), self.named(ENV):
             return self.src(e, {})
 
     @contextmanager
@@ -189,10 +227,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
-        src = getattr(f, "src", None)
-        if src is None or getattr(f, "reads_locals", True):
+        src = self.named_src(f)
+        if src is None:
+            return f"{self.const(f)}(st, {self.whole()})"
+        if getattr(f, "reads_locals", True):
             self.local_reads += 1
-        return f"({src})" if src is not None else f"{self.const(f)}(st, env)"
+        return f"({src})"
 
     def const(self, value) -> str:
         """The name the generated code reads `value` by (one per object)."""
@@ -234,8 +274,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if kind == "local":
             if ref[1] in items:
                 return items[ref[1]]
-            self.local_reads += 1
-            return f"env[{ref[1]}]"
+            return self.local(ref[1])
         if kind == "const":
             return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
         if kind == "counter":
@@ -253,8 +292,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 src, reads = self.reading(lambda: self.src(info.expr, {}))
                 if not reads and len(src) < 2000:
                     return f"({src})"
-            self.local_reads += 1
-            return f"{self.const(self.define_value(ref[1]))}(st, env)"
+            return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
         if kind == "builtin":
             name = ref[1]
             return {
