@@ -48,7 +48,7 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, Lookup, Naming, _end_of, _grid_places, _item, env_list, number, pure, unguard
+from .source import ENV, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
@@ -92,7 +92,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         # reads to learn whether source it asked for reads locals (see reading), never its text.
         self.local_reads = 0
         self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
-        self.naming = ENV  # what the locals are called in the source being written (see named)
         self._named: dict[tuple, str] = {}  # (node, naming) -> an expression's source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         # The fast forms (values worked out before a loop, counts joined, tables of each card's
@@ -114,7 +113,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
         blocks write in place instead of calling f."""
-        with self.named(ENV):  # (a function's locals are its frame's list)
+        with named(ENV):  # (a function's locals are its frame's list)
             f = self.function(self.src(e, {}))
         f.node = e
         return f
@@ -125,25 +124,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         made = write()
         return made, self.local_reads != before
 
-    @contextmanager
-    def named(self, naming: Naming) -> Iterator[None]:
-        """Source written meanwhile (expressions, and statements' locals) names the locals so."""
-        saved, self.naming = self.naming, naming
-        try:
-            yield
-        finally:
-            self.naming = saved
-
     def local(self, k: int) -> str:
         """Local k as the source being written names it."""
         self.local_reads += 1
-        return self.naming.local(k)
+        return naming().local(k)
 
     def whole(self) -> str:
         """The locals as one list, handed to a function (only a naming of a list has one)."""
         self.local_reads += 1
         self.whole_reads += 1
-        return self.naming.list or "env"
+        return naming().list or "env"
 
     def reads_locals(self, src: str) -> bool:
         """Whether an expression's source this writer wrote reads the locals (any other: yes)."""
@@ -170,18 +160,18 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         """The source of f (an expression compiled by `compile`) in the naming being written."""
         src = getattr(f, "src", None)
         node = getattr(f, "node", None)
-        if self.naming is ENV or node is None or src is None:
+        if naming() is ENV or node is None or src is None:
             return src
-        key = (id(node), self.naming.key)
-        named = self._named.get(key)
-        if named is None:
-            named = self._named[key] = self.src(node, {})
-        return named
+        key = (id(node), naming().key)
+        written = self._named.get(key)
+        if written is None:
+            written = self._named[key] = self.src(node, {})
+        return written
 
     def standalone(self, e: ast.Expr) -> str:
         """The source of `e` on its own, outside any loop being written: a define's body is one
         function for every call, so no value worked out before some caller's loop stands in it."""
-        with self._outside_loops(), self.named(ENV):
+        with self._outside_loops(), named(ENV):
             return self.src(e, {})
 
     @contextmanager

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 
@@ -57,6 +59,23 @@ class Naming:
 
 
 ENV = Naming()  # the machine's frames: the list `env`
+_naming = [ENV]  # the naming of the source being written now (one writer at a time, see named)
+
+
+def naming() -> Naming:
+    """What the source being written calls the locals."""
+    return _naming[-1]
+
+
+@contextmanager
+def named(how: Naming) -> Iterator[None]:
+    """Source written meanwhile (expressions, and statements' locals) names the locals so; a
+    machine block written meanwhile (a leaf's callee) says `named(ENV)` for its own."""
+    _naming.append(how)
+    try:
+        yield
+    finally:
+        _naming.pop()
 
 
 class Variant:

@@ -92,7 +92,7 @@ class Statements(CardMoves, Bounds):
             new = env_list([self.source.inline(a) for a in args], code.nlocals)
             lines = [f"st.stack[-1][1] = {after}"] if ends else []
             if self.g.tails:
-                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
+                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args], self.source)
                 if inlined is not None:
                     return lines + inlined
             return [*lines, f"_e = {new}", *leaf_run(self.g, code, 0, "_e")]

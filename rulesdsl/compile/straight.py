@@ -24,7 +24,7 @@ import re
 
 from .. import ast
 from ..engine.state import _FAILED, PLAIN
-from .source import ENV, STRAIGHT_RUN, Naming, env_list
+from .source import ENV, STRAIGHT_RUN, Naming, env_list, named
 
 
 class Bail(Exception):
@@ -97,7 +97,7 @@ class StraightWriter:
         """The unit's lines with its locals named so, and whether they hand the locals on as a list."""
         sc = self.c.source
         before = sc.whole_reads
-        with sc.named(naming):
+        with named(naming):
             lines = self.body(body, "    ") or ["    pass"]
         if code_id in self.c.recursive_codes:
             # A frame on the state's stack while it runs, as the machine's: the depth of recursion
