@@ -381,11 +381,13 @@ class StraightWriter:
             if a.lead is None:
                 quick = body = [f"{n} = 1"]
                 found = ["_x = None"]
+                quick_reads = body_reads = False  # (whether they read the action's locals)
             else:
                 domain = info.body[0].domain
                 own = f"_o{ai}"
-                listed = [f"{own} = []", *c.lead_options(a, info, own, "{v}")]
-                counted = writer.lines(domain, n, "_k")
+                listed, listed_reads = c.source.reading(
+                    lambda a=a, info=info, own=own: [f"{own} = []", *c.lead_options(a, info, own, "{v}")])
+                counted = writer.lines(domain, n, "_k")  # (none if it reads locals)
                 if counted is not None and "_fail(" not in counted[0]:
                     zone, counting, finding = counted
                     z = zones.get(zone)
@@ -399,13 +401,16 @@ class StraightWriter:
                             *("    " + line for line in listed), f"    {n} = len({own})"]
                     found = [f"if {own} is None:", f"    _qz, _qh = _qz{z}, _qh{z}",
                              *("    " + line for line in finding), f"else: _x = {own}[_k]"]
+                    quick_reads, body_reads = False, listed_reads
                 else:
                     quick = body = [*listed, f"{n} = len({own})"]
                     found = [f"_x = {own}[_k]"]
-            for out, lines in ((fast, quick), (slow, body)):
+                    quick_reads = body_reads = listed_reads
+            cond, cond_reads = c.source.reading(lambda a=a: inline(a.cond) if a.cond is not None else None)
+            for out, lines, reads in ((fast, quick, quick_reads), (slow, body, body_reads)):
                 if a.cond is not None:
-                    lines = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in lines)]
-                if any("env" in line for line in lines):  # (the action's locals, as the turn's options)
+                    lines = [f"{n} = 0", f"if {cond}:", *("    " + line for line in lines)]
+                if reads or cond_reads:  # (the action's locals, as the turn's options)
                     lines = [f"env = {env_list([], a.nlocals)}", *lines]
                 out += lines
             pick.append(found)
