@@ -16,7 +16,7 @@ from ..engine.state import (
     SUSPEND,
     SUSPENDED,
 )
-from .source import _STRING, Variant, env_list
+from .source import ENV, Naming, Variant, env_list, named
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -36,12 +36,13 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
     """
     code = game.codes[code_id]
-    items, owners, k = _region(game, code_id, pc)
     # A block that is a frame's (not a leaf's) records where its frame goes on itself, answers
     # its decisions in place in a playout, and loops in itself where it goes on at its start.
     kept = game.tails and not code.leaf
     lay = _Layout(game, code_id, pc, kept=kept, tails=TAIL_DEPTH if game.tails else 0, asks=TAIL_DEPTH)
-    lines, owners = _written(lay, items, owners)
+    with named(ENV):  # (its locals are its frame's, even when a leaf written in place calls it)
+        items, owners, k = _region(game, code_id, pc)
+        lines, owners = _written(lay, items, owners)
     if lay.looped[0]:
         lines, owners = ["while True:", *(f"    {line}" for line in lines)], [owners[0], *owners]
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
@@ -439,50 +440,46 @@ MAX_INLINE = 40  # lines of a leaf written in place of its call
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
-def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
+def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
     """A leaf's code written in place of its call (no block to call, no loop over its blocks),
     when its first block is the whole leaf and every way out of it is the leaf's end (a `break`
     out of a `while True:` here) or a STACKED return (returned by the caller as it is). Its locals
-    start as `args` (the rest none): Python locals of their own where the lines read them only as
-    `env[k]`, else a list; an error in these lines is located in the leaf, as its own block would
-    be (`_leaf_error`). None where the leaf is not such a block."""
+    start as `args` (the rest none): the expression writer (`source`) names them as Python locals
+    of their own (`_e4_3`), or as a list (`_e4[3]`) where the lines hand them on as one; an error
+    in these lines is located in the leaf, as its own block would be (`_leaf_error`). None where
+    the leaf is not such a block."""
 
     code = game.codes[code_id]
-    items, owners, _ = _region(game, code_id, 0)
-    if _size(items) > MAX_INLINE:
-        return None
+    _inlined[0] += 1
+    env = f"_e{_inlined[0]}"
+    values = list(args) + ["None"] * (code.nlocals - len(args))
+
+    def written(naming: Naming) -> tuple[list[str], list[int]]:
+        with named(naming):
+            items, ops, _ = _region(game, code_id, 0)
+            if _size(items) > MAX_INLINE:
+                raise _NoInline
+            return _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, asks=0, leaf=True), items, ops)
+
     try:
-        lines, owners = _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, asks=0, leaf=True),
-                                 items, owners)
+        whole = not values
+        if values:
+            before = source.whole_reads
+            lines, owners = written(Naming(None, f"{env}_"))
+            whole = source.whole_reads != before
+        if whole:
+            lines, owners = written(Naming(env))
     except _NoInline:
         return None
     if _size(lines) > MAX_INLINE:
         return None
-    _inlined[0] += 1
-    env = f"_e{_inlined[0]}"
-    out: list[str] = []
-    for line in lines:
-        strings = _STRING.findall(line)
-        if any(x[0] in "fF" or x[:2].lower() in ("rf", "fr") for x in strings if "{" in x):
-            return None  # (a name inside an f-string's braces would not be renamed below)
-        parts = _STRING.split(line)
-        line = "".join(re.sub(r"\benv\b", env, part) + (strings[i] if i < len(strings) else "")
-                       for i, part in enumerate(parts))
-        out.append(line)
-    values = list(args) + ["None"] * (code.nlocals - len(args))
-    names = ", ".join(f"{env}_{i}" for i in range(len(values)))
-    if values and not any(re.search(rf"\b{env}\b(?!\[\d+\])", part) for line in out
-                          for part in _STRING.split(line)):
-        # The locals are read and written as `env[k]`, k written out: they are Python's own.
-        out = ["".join(re.sub(rf"\b{env}\[(\d+)\]", rf"{env}_\1", part) + (strings[i] if i < len(strings) else "")
-                       for i, part in enumerate(_STRING.split(line)))
-               for line in out for strings in [_STRING.findall(line)]]
-        first = f"{names} = {', '.join(values)}"
-    else:
+    if whole:
         first = f"{env} = [{', '.join(values)}]"
-    return [first, "try:", "    while True:", *(f"        {line}" for line in out),
+    else:
+        first = f"{', '.join(f'{env}_{i}' for i in range(len(values)))} = {', '.join(values)}"
+    return [first, "try:", "    while True:", *(f"        {line}" for line in lines),
             f"except {_CAUGHT} as _x:",
-            f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(out)})"]
+            f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(lines)})"]
 
 
 # The errors the machine locates (state.LOCATED).

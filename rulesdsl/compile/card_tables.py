@@ -60,8 +60,8 @@ class CardTables:
         if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
                 & set(args):
             return None
-        src = self.src(info.expr, dict(enumerate(args)))
-        return f"({src})" if "env" not in src and len(src) < 2000 else None
+        src, reads = self.reading(lambda: self.src(info.expr, dict(enumerate(args))))
+        return f"({src})" if not reads and len(src) < 2000 else None
 
     def each_define(self, info, e: ast.Call, spread: int, items) -> str:
         """A define applied to each item of a list (`points(p.square)`): for one parameter, one

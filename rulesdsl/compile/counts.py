@@ -176,7 +176,8 @@ def _reads_any_local(c, e: ast.Expr, but: int) -> bool:
 
 def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
     try:
-        return c.zone_src(a) == c.zone_src(b) and "env" not in c.zone_src(a)
+        (za, zb), reads = c.source.reading(lambda: (c.zone_src(a), c.zone_src(b)))
+        return za == zb and not reads
     except NoSource:
         return False
 
@@ -220,11 +221,12 @@ class CountWriter:
         if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
             return None
         try:
-            zi = self.c.zone_src(zone)
-            made = self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)
+            (zi, made), reads = self.c.source.reading(lambda: (
+                self.c.zone_src(zone),
+                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)))
         except NoSource:
             return None
-        if made is None or (not env and (any("env" in line for part in made for line in part) or "env" in zi)):
+        if made is None or (not env and reads):
             return None
         return zi, made[0], made[1]
 

@@ -249,7 +249,7 @@ class DomainWriter:
                         inner.scans)
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params \
-                and "env" not in self.sc.src(e, items):
+                and not self.sc.reading(lambda: self.sc.src(e, items))[1]:
             return self.each(self.c.p.defines[ref[1]].expr, {}, var)  # a define's list, written in place
         src = self.sc.src(e, items)
         if isinstance(e, ast.ListLit):
@@ -548,7 +548,7 @@ class DomainWriter:
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define":
             info = self.c.p.defines[ref[1]]
-            if info.params or "env" in self.sc.src(info.expr, {}):
+            if info.params or self.sc.reading(lambda: self.sc.src(info.expr, {}))[1]:
                 raise NoSource("define with locals")
             return self.scalar(name, info.expr, {})
         if isinstance(e, ast.Attr) and self.c.type(e.obj) == CARD and e.name in self.g.attrs:

@@ -22,6 +22,7 @@ import itertools
 import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
@@ -47,10 +48,12 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import Lookup, _end_of, _grid_places, _item, env_list, number, pure, unguard
+from .source import ENV, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
+
+T = TypeVar("T")
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
@@ -85,6 +88,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.tables: dict = {}  # see shared
         self._counts = None
         self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
+        # Reads of the locals written so far (a local, or a call handed them all): what a writer
+        # reads to learn whether source it asked for reads locals (see reading), never its text.
+        self.local_reads = 0
+        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
+        self._named: dict[tuple, str] = {}  # (node, naming) -> an expression's source in that naming
+        self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         # The fast forms (values worked out before a loop, counts joined, tables of each card's
         # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
         # each construct is written the plain way, the reference the tests compare them with.
@@ -104,7 +113,31 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
         blocks write in place instead of calling f."""
-        return self.function(self.src(e, {}))
+        with named(ENV):  # (a function's locals are its frame's list)
+            f = self.function(self.src(e, {}))
+        f.node = e
+        return f
+
+    def reading(self, write: Callable[[], T]) -> tuple[T, bool]:
+        """What `write()` gives, and whether the source it wrote reads the locals."""
+        before = self.local_reads
+        made = write()
+        return made, self.local_reads != before
+
+    def local(self, k: int) -> str:
+        """Local k as the source being written names it."""
+        self.local_reads += 1
+        return naming().local(k)
+
+    def whole(self) -> str:
+        """The locals as one list, handed to a function (only a naming of a list has one)."""
+        self.local_reads += 1
+        self.whole_reads += 1
+        return naming().list or "env"
+
+    def reads_locals(self, src: str) -> bool:
+        """Whether an expression's source this writer wrote reads the locals (any other: yes)."""
+        return self._reads_of.get(src, True)
 
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
@@ -112,19 +145,33 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         its own locals each call (that many, `slots` set from its parameters: a rank key's `it`),
         as a define's value, a `show`, a rank key or an invariant has. The one place where an
         expression's source becomes a function."""
-        if nlocals is not None and "env" in src:
+        reads = self.reads_locals(src)
+        if nlocals is not None and reads:
             env = ["None"] * nlocals
             for slot, name in (slots or {}).items():
                 env[slot] = name
             src = f"(lambda env: {src})([{', '.join(env)}])"
         f = eval(f"lambda {params}: {src}", self.names)
         f.src = src
+        f.reads_locals = reads
         return f
+
+    def named_src(self, f: Callable) -> str | None:
+        """The source of f (an expression compiled by `compile`) in the naming being written."""
+        src = getattr(f, "src", None)
+        node = getattr(f, "node", None)
+        if naming() is ENV or node is None or src is None:
+            return src
+        key = (id(node), naming().key)
+        written = self._named.get(key)
+        if written is None:
+            written = self._named[key] = self.src(node, {})
+        return written
 
     def standalone(self, e: ast.Expr) -> str:
         """The source of `e` on its own, outside any loop being written: a define's body is one
         function for every call, so no value worked out before some caller's loop stands in it."""
-        with self._outside_loops():
+        with self._outside_loops(), named(ENV):
             return self.src(e, {})
 
     @contextmanager
@@ -170,8 +217,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
-        src = getattr(f, "src", None)
-        return f"({src})" if src is not None else f"{self.const(f)}(st, env)"
+        src = self.named_src(f)
+        if src is None:
+            return f"{self.const(f)}(st, {self.whole()})"
+        if getattr(f, "reads_locals", True):
+            self.local_reads += 1
+        return f"({src})"
 
     def const(self, value) -> str:
         """The name the generated code reads `value` by (one per object)."""
@@ -189,7 +240,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         hoisted = self.hoisted.get(id(e))
         if hoisted is not None:
             return hoisted
-        return getattr(self, "s_" + type(e).__name__)(e, items)
+        src, reads = self.reading(lambda: getattr(self, "s_" + type(e).__name__)(e, items))
+        self._reads_of[src] = reads
+        return src
 
     def type(self, e: ast.Expr) -> str:
         return self.c.type(e)
@@ -209,7 +262,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         g = self.c.g
         n = g.players
         if kind == "local":
-            return items.get(ref[1], f"env[{ref[1]}]")
+            if ref[1] in items:
+                return items[ref[1]]
+            return self.local(ref[1])
         if kind == "const":
             return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
         if kind == "counter":
@@ -224,10 +279,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if kind == "define":
             info = self.c.p.defines[ref[1]]
             if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
-                src = self.src(info.expr, {})
-                if "env" not in src and len(src) < 2000:
+                src, reads = self.reading(lambda: self.src(info.expr, {}))
+                if not reads and len(src) < 2000:
                     return f"({src})"
-            return f"{self.const(self.define_value(ref[1]))}(st, env)"
+            return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
         if kind == "builtin":
             name = ref[1]
             return {

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 
@@ -34,6 +36,46 @@ def env_list(items: list[str], size: int) -> str:
     if pad <= 12:
         return "[" + ", ".join([*items, *["None"] * pad]) + "]"
     return "[" + ", ".join(items) + f"] + [None] * {pad}" if items else f"[None] * {size}"
+
+
+class Naming:
+    """What written source calls the locals: items of a list (`env[3]`, the machine's frame;
+    `_e4[3]`, an inlined leaf's list) or Python locals of their own (`_e3` in a straight unit,
+    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf). The writers take it as a
+    parameter, so nothing renames their source afterwards."""
+
+    __slots__ = ("list", "prefix")
+
+    def __init__(self, list: str | None = "env", prefix: str = "") -> None:
+        self.list = list
+        self.prefix = prefix
+
+    def local(self, k: int) -> str:
+        return f"{self.list}[{k}]" if self.list is not None else f"{self.prefix}{k}"
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return self.list, self.prefix
+
+
+ENV = Naming()  # the machine's frames: the list `env`
+_naming = [ENV]  # the naming of the source being written now (one writer at a time, see named)
+
+
+def naming() -> Naming:
+    """What the source being written calls the locals."""
+    return _naming[-1]
+
+
+@contextmanager
+def named(how: Naming) -> Iterator[None]:
+    """Source written meanwhile (expressions, and statements' locals) names the locals so; a
+    machine block written meanwhile (a leaf's callee) says `named(ENV)` for its own."""
+    _naming.append(how)
+    try:
+        yield
+    finally:
+        _naming.pop()
 
 
 class Variant:
@@ -95,11 +137,12 @@ def _grid_places(src: str) -> str:
 
 # Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
 # the same value and costs less than a call, so `x if x is not None else ...` is written in place.
-_PURE = re.compile(r"(?:env|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+|[ +\-%\[\]()])*\Z")
+_PURE = re.compile(r"(?:env|_e\d+(?:_\d+)?|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+"
+                   r"|[ +\-%\[\]()])*\Z")
 
 
 # What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
-_READ = re.compile(r"env\[\d+\]|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
+_READ = re.compile(r"(?:env|_e\d+)\[\d+\]|_e\d+(?:_\d+)?|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
 
 
 def unguard(src: str, x: str) -> str:

@@ -92,7 +92,7 @@ class Statements(CardMoves, Bounds):
             new = env_list([self.source.inline(a) for a in args], code.nlocals)
             lines = [f"st.stack[-1][1] = {after}"] if ends else []
             if self.g.tails:
-                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args])
+                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args], self.source)
                 if inlined is not None:
                     return lines + inlined
             return [*lines, f"_e = {new}", *leaf_run(self.g, code, 0, "_e")]
@@ -131,7 +131,7 @@ class Statements(CardMoves, Bounds):
         f = self.expr(s.value)
         slot = self.p.slots[id(s)]
         guard = self._guard(s.value, "local")
-        b.emit(s.span, PLAIN, lambda v: self._set_src(f"env[{slot}]", s.value, f, guard))
+        b.emit(s.span, PLAIN, lambda v: self._set_src(self.source.local(slot), s.value, f, guard))
 
     def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
         """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
@@ -163,10 +163,11 @@ class Statements(CardMoves, Bounds):
         if kind == "local":
             slot = ref[1]
             if not sign:
-                return lambda v: self._set_src(f"env[{slot}]", value, f, guard)
+                return lambda v: self._set_src(self.source.local(slot), value, f, guard)
             if guard is None:
-                return lambda v: [f"env[{slot}] += {sign} * {self.source.inline(f)}"]
-            return lambda v: [f"env[{slot}] = {wrap(f'env[{slot}] + {sign} * {self.source.inline(f)}')}"]
+                return lambda v: [f"{self.source.local(slot)} += {sign} * {self.source.inline(f)}"]
+            return lambda v: [f"{self.source.local(slot)} = "
+                              f"{wrap(f'{self.source.local(slot)} + {sign} * {self.source.inline(f)}')}"]
         if kind == "direction":
             return lambda v: [f"st.direction = {self.source.inline(f)}"]
         counter = kind in ("counter", "pcounter")
@@ -247,11 +248,12 @@ class Statements(CardMoves, Bounds):
         def init(v: Variant) -> list[str]:
             items = self.source.inline(seq)
             if players and hasattr(seq, "src"):
-                return [f"env[{list_slot}] = {items}", f"env[{pos_slot}] = 0"]  # a new list of seats
+                # (a new list of seats)
+                return [f"{self.source.local(list_slot)} = {items}", f"{self.source.local(pos_slot)} = 0"]
             # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
             count = [] if players else ["st.budget -= len(_l)", "if st.budget < 0: st.tick()"]
-            return [f"_l = {items}", f"env[{list_slot}] = _l = [_x for _x in _l if _x is not None]",
-                    f"env[{pos_slot}] = 0", *count]
+            return [f"_l = {items}", f"{self.source.local(list_slot)} = _l = [_x for _x in _l if _x is not None]",
+                    f"{self.source.local(pos_slot)} = 0", *count]
 
         b.emit(s.seq.span, PLAIN, init)
         loop = _Loop()
@@ -259,10 +261,10 @@ class Statements(CardMoves, Bounds):
         end = [0]
         loop.breaks.append(end)
         top = b.emit(s.span, TEST, lambda v: [
-            f"_r = env[{pos_slot}]",
-            Branch(f"_r >= len(env[{list_slot}])", end[0]),
-            f"env[{var_slot}] = env[{list_slot}][_r]",
-            f"env[{pos_slot}] = _r + 1",
+            f"_r = {self.source.local(pos_slot)}",
+            Branch(f"_r >= len({self.source.local(list_slot)})", end[0]),
+            f"{self.source.local(var_slot)} = {self.source.local(list_slot)}[_r]",
+            f"{self.source.local(pos_slot)} = _r + 1",
         ])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span, bounded=True)
@@ -287,16 +289,18 @@ class Statements(CardMoves, Bounds):
             n = self.source.inline(count)
             fixed = _literal(n)
             if fixed is not None:  # (a count written in the rules: its passes known here)
-                return [f"env[{slot}] = {fixed}", *([f"st.budget -= {fixed}", "if st.budget < 0: st.tick()"]
-                                                    if fixed > 0 else [])]
-            return [f"_n = env[{slot}] = {n}", "if _n > 0:", "    st.budget -= _n", "    if st.budget < 0: st.tick()"]
+                return [f"{self.source.local(slot)} = {fixed}",
+                        *([f"st.budget -= {fixed}", "if st.budget < 0: st.tick()"] if fixed > 0 else [])]
+            return [f"_n = {self.source.local(slot)} = {n}", "if _n > 0:", "    st.budget -= _n",
+                    "    if st.budget < 0: st.tick()"]
 
         b.emit(s.count.span, PLAIN, init)
         loop = _Loop()
         b.loops.append(loop)
         end = [0]
         loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [Branch(f"env[{slot}] <= 0", end[0]), f"env[{slot}] -= 1"])
+        top = b.emit(s.span, TEST, lambda v: [Branch(f"{self.source.local(slot)} <= 0", end[0]),
+                                              f"{self.source.local(slot)} -= 1"])
         self.block(s.body, b)
         self._loop_end(b, top, loop, s.span, bounded=True)
 
@@ -349,7 +353,7 @@ class Statements(CardMoves, Bounds):
         self.choose_options[id(s)] = options
         after = b.pc + 1
         b.emit(s.span, CONTROL, lambda v: [
-            *options(), Branch("not _v", after, first=f"env[{slot}] = None"), Ask(dec.index, "_p")])
+            *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = None"), Ask(dec.index, "_p")])
 
     @property
     def domains(self) -> DomainWriter:

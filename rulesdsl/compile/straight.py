@@ -24,7 +24,7 @@ import re
 
 from .. import ast
 from ..engine.state import _FAILED, PLAIN
-from .source import STRAIGHT_RUN, env_list
+from .source import ENV, STRAIGHT_RUN, Naming, env_list, named
 
 
 class Bail(Exception):
@@ -42,12 +42,10 @@ class NoStraight(Exception):
     """The rules hold something the straight writer does not write: the machine runs them."""
 
 
-_ENV_SLOT = re.compile(r"\benv\[(\d+)\]")
 # The state's fields that keep one value while a straight run lasts (see _localized): its lists,
 # which change in place, the pick, and the playout's limit.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 _TABLE = re.compile(r"\b_k\d+\b")
-_BARE_ENV = re.compile(r"\benv\b(?!\[\d+\])")
 # The statements the straight writer writes as Python's own control flow; every other statement is
 # its ops' plain lines (a new statement whose ops are all PLAIN needs nothing here).
 _CONTROL = (ast.If, ast.While, ast.ForEach, ast.Repeat, ast.Break, ast.Return, ast.CallStmt, ast.End, ast.Choose)
@@ -82,26 +80,33 @@ class StraightWriter:
         return "\n".join(out) + "\n"
 
     def unit(self, code_id: int, body, unit: str) -> list[str]:
-        """A function of the unit's locals, each a Python local (`_e3` for `env[3]`): its
-        arguments first, the rest none. A unit whose statements hand their locals to a closure
-        (`env` alone) gets them as a list too."""
+        """A function of the unit's locals, each a Python local (`_e3`): its arguments first, the
+        rest none. A unit whose statements hand their locals on as one list (to a define's value)
+        gets them as the list `env`: the writer says so, and the unit is written again."""
         self.unit_name = unit
-        lines = self.body(body, "    ") or ["    pass"]
         n = self.g.codes[code_id].nlocals
         params = "".join(f", _e{i}=None" for i in range(n))
+        lines, whole = self.unit_lines(code_id, body, Naming(None, "_e"))
+        if whole:
+            lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *self.unit_lines(code_id, body, ENV)[0]]
+        elif not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
+            in_place = self.unit_lines(code_id, body, Naming(None, f"_e{code_id}_"))[0]
+            self.inline[code_id] = [line[4:] for line in in_place]
+        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
+
+    def unit_lines(self, code_id: int, body, naming: Naming) -> tuple[list[str], bool]:
+        """The unit's lines with its locals named so, and whether they hand the locals on as a list."""
+        sc = self.c.source
+        before = sc.whole_reads
+        with named(naming):
+            lines = self.body(body, "    ") or ["    pass"]
         if code_id in self.c.recursive_codes:
             # A frame on the state's stack while it runs, as the machine's: the depth of recursion
             # is counted the same way (Compiler.depth_check).
-            check = self.c.source.const(self.c.depth_check)
+            check = sc.const(self.c.depth_check)
             lines = [f"    {check}(st)", f"    st.stack.append([{code_id}, 0, []])", "    try:",
                      *("    " + line for line in lines), "    finally:", "        st.stack.pop()"]
-        if any(_BARE_ENV.search(line) for line in lines):
-            lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *lines]
-        else:
-            if not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
-                self.inline[code_id] = [_ENV_SLOT.sub(rf"_e{code_id}_\1", line[4:]) for line in lines]
-            lines = [_ENV_SLOT.sub(r"_e\1", line) for line in lines]
-        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
+        return lines, sc.whole_reads != before
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
         return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
@@ -145,6 +150,7 @@ class StraightWriter:
         return lines
 
     def stmt(self, s: ast.Stmt, ind: str) -> list[str]:
+        local = self.c.source.local
         if not isinstance(s, _CONTROL):
             code, start, end = self.ops(s)
             return [ind + line for k in range(start, end) for line in self.plain(code, k)]
@@ -164,13 +170,14 @@ class StraightWriter:
             # (The machine also keeps the position in a slot of its own: only its steps read it.)
             var_slot, list_slot, _ = self.p.slots[id(s)]
             code, start, _ = self.ops(s)
-            return [*(ind + line for line in self.plain(code, start)), f"{ind}for env[{var_slot}] in env[{list_slot}]:",
+            return [*(ind + line for line in self.plain(code, start)),
+                    f"{ind}for {local(var_slot)} in {local(list_slot)}:",
                     *(self.body(s.body, ind + "    ") or [ind + "    pass"])]
         if isinstance(s, ast.Repeat):
             slot = self.p.slots[id(s)]
             code, start, _ = self.ops(s)
             return [*(ind + line for line in self.plain(code, start)),
-                    f"{ind}while env[{slot}] > 0:", f"{ind}    env[{slot}] -= 1", *self.body(s.body, ind + "    ")]
+                    f"{ind}while {local(slot)} > 0:", f"{ind}    {local(slot)} -= 1", *self.body(s.body, ind + "    ")]
         if isinstance(s, ast.Break):
             return [f"{ind}break"]
         if isinstance(s, ast.Return):
@@ -187,14 +194,15 @@ class StraightWriter:
         raise NoStraight(type(s).__name__)
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
+        local = self.c.source.local
         slot = self.p.slots[id(s)]
         lines = self.c.choose_options[id(s)]()  # (the machine's own lines, up to the question)
         listed = [*(ind + line for line in lines),
-                  f"{ind}if not _v: env[{slot}] = None",
+                  f"{ind}if not _v: {local(slot)} = None",
                   f"{ind}else:",
                   f"{ind}    _nv = len(_v)",
                   *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
-                  f"{ind}    env[{slot}] = _v[_i]; st.budget = st.step_limit"]
+                  f"{ind}    {local(slot)} = _v[_i]; st.budget = st.step_limit"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
             return listed
@@ -208,11 +216,11 @@ class StraightWriter:
         found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + line for line in find)] if s.optional else find
         inner = [
             *count, *pass_,
-            f"if not _qcount: env[{slot}] = None",
+            f"if not _qcount: {local(slot)} = None",
             "else:",
             *("    " + line for line in _asked("_k", "_qcount", "_p", self.limited)),
             *("    " + line for line in found),
-            f"    env[{slot}] = _x; st.budget = st.step_limit",
+            f"    {local(slot)} = _x; st.budget = st.step_limit",
         ]
         return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = st.counts[_qz]",
                 f"{ind}if _qh is not None and {sees}[_qz] >> _p & 1:", *(f"{ind}    {line}" for line in inner),
@@ -374,11 +382,13 @@ class StraightWriter:
             if a.lead is None:
                 quick = body = [f"{n} = 1"]
                 found = ["_x = None"]
+                quick_reads = body_reads = False  # (whether they read the action's locals)
             else:
                 domain = info.body[0].domain
                 own = f"_o{ai}"
-                listed = [f"{own} = []", *c.lead_options(a, info, own, "{v}")]
-                counted = writer.lines(domain, n, "_k")
+                listed, listed_reads = c.source.reading(
+                    lambda a=a, info=info, own=own: [f"{own} = []", *c.lead_options(a, info, own, "{v}")])
+                counted = writer.lines(domain, n, "_k")  # (none if it reads locals)
                 if counted is not None and "_fail(" not in counted[0]:
                     zone, counting, finding = counted
                     z = zones.get(zone)
@@ -392,13 +402,16 @@ class StraightWriter:
                             *("    " + line for line in listed), f"    {n} = len({own})"]
                     found = [f"if {own} is None:", f"    _qz, _qh = _qz{z}, _qh{z}",
                              *("    " + line for line in finding), f"else: _x = {own}[_k]"]
+                    quick_reads, body_reads = False, listed_reads
                 else:
                     quick = body = [*listed, f"{n} = len({own})"]
                     found = [f"_x = {own}[_k]"]
-            for out, lines in ((fast, quick), (slow, body)):
+                    quick_reads = body_reads = listed_reads
+            cond, cond_reads = c.source.reading(lambda a=a: inline(a.cond) if a.cond is not None else None)
+            for out, lines, reads in ((fast, quick, quick_reads), (slow, body, body_reads)):
                 if a.cond is not None:
-                    lines = [f"{n} = 0", f"if {inline(a.cond)}:", *("    " + line for line in lines)]
-                if any("env" in line for line in lines):  # (the action's locals, as the turn's options)
+                    lines = [f"{n} = 0", f"if {cond}:", *("    " + line for line in lines)]
+                if reads or cond_reads:  # (the action's locals, as the turn's options)
                     lines = [f"env = {env_list([], a.nlocals)}", *lines]
                 out += lines
             pick.append(found)
