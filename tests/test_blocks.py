@@ -8,8 +8,8 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.compile.blocks import Ask, Branch, Goto, Halt, LeafDone, Pop, Push
-from rulesdsl.compile.source import Variant
+from rulesdsl.compile.blocks import Ask, Branch, Goto, Halt, LeafDone, Pop, Push, op_lines
+from rulesdsl.compile.source import Logged, Variant
 from rulesdsl.engine.state import CONTROL, JUMP, PLAIN, STACKED, TEST
 from tests.conftest import GAMES
 
@@ -24,8 +24,7 @@ def test_ways_out_are_data(path):
     game = rulesdsl.load(path, players=4)
     for code in game.codes:
         for k, kind in enumerate(code.kinds):
-            for v in (Variant(), Variant(log=True)):
-                items = code.srcs[k](v)
+            for items in (code.srcs[k](Variant()), op_lines(code.srcs[k])):
                 lines = [x for x in items if isinstance(x, str)]
                 exits = [x for x in items if not isinstance(x, str)]
                 for line in lines:
@@ -40,3 +39,28 @@ def test_ways_out_are_data(path):
                 elif exits:
                     assert kind == CONTROL and isinstance(items[-1], (Pop, LeafDone, Push, Ask, Halt))
                     assert all(isinstance(x, (Branch, Goto)) for x in exits[:-1])
+
+
+def _texts(items) -> list[str]:
+    return [x for x in items if isinstance(x, str)]
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.stem)
+def test_log_lines_are_data(path):
+    """A writer marks the lines only a logged run runs (Logged items): written for a run that
+    never keeps a log, no op has an event or a test of the log; written for the machine, every
+    event is in a Logged item, and outside them no line tests the log. (A leaf written in place of
+    its call is its blocks' text, which the block writer wrote: left out here.)"""
+    game = rulesdsl.load(path, players=3)
+    for code in game.codes:
+        for k in range(len(code.kinds)):
+            plain = _texts(code.srcs[k](Variant()))
+            if any("_leaf_error(" in x for x in plain):
+                continue
+            assert not any("st.event(" in x or "st.log" in x for x in plain), (code.name, k)
+            items = code.srcs[k](Variant(log=True))
+            assert not any("st.event(" in x or "st.log" in x for x in _texts(items)), (code.name, k)
+            for item in items:
+                if isinstance(item, Logged):
+                    logged = [item.logged] if isinstance(item.logged, str) else _texts(item.logged)
+                    assert not any("st.log" in x for x in logged + _texts(item.plain)), (code.name, k)

@@ -3,7 +3,6 @@ the machine (see docs/design.md, "Speed")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -16,7 +15,7 @@ from ..engine.state import (
     SUSPEND,
     SUSPENDED,
 )
-from .source import ENV, Naming, Variant, env_list, named
+from .source import ENV, Logged, Naming, Variant, env_list, named
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -57,43 +56,30 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
 
 
 def op_lines(write) -> list[Item]:
-    """An op's items in a machine block: its writer's for a run without a log and, if the writer
-    asked about the log, for a run with one, tested at run time where they differ (only the lines
-    that differ: most ops log one line, or none)."""
-    unlogged = Variant()
-    plain = write(unlogged)
-    if not unlogged.log_asked:
-        return plain
-    logged = write(Variant(log=True))
-    if plain == logged:
-        return plain
-    i = 0
-    while i < min(len(plain), len(logged)) and plain[i] == logged[i]:
-        i += 1
-    j = 0
-    while j < min(len(plain), len(logged)) - i and plain[-1 - j] == logged[-1 - j]:
-        j += 1
-    if not _apart(plain, logged, i, j):
-        i = j = 0
-    a, b = plain[i:len(plain) - j], logged[i:len(logged) - j]
-    pad = " " * _indent((a or b)[0])
-    if not a and len(b) == 1 and isinstance(b[0], str) and not _COMPOUND.match(b[0].strip()):
-        middle = [f"{pad}if st.log is not None: {b[0].strip()}"]
-    elif not b:
-        middle = [f"{pad}if st.log is None:", *(_shifted(x) for x in a)]
-    else:
-        middle = [f"{pad}{_LOGGED}", *(_shifted(x) for x in b),
-                  *([f"{pad}else:", *(_shifted(x) for x in a)] if a else [])]
-    return [*plain[:i], *middle, *plain[len(plain) - j:]]
+    """An op's items in a machine block: its writer's for a run that may keep a log, each
+    Logged item written as the test of `st.log` at run time (only around the lines that a
+    logged run runs: most ops log one line, or none)."""
+    out: list[Item] = []
+    for item in write(Variant(log=True)):
+        out += _log_test(item) if isinstance(item, Logged) else [item]
+    return out
+
+
+def _log_test(item: Logged) -> list[Item]:
+    """A Logged item as the machine runs it: its lines under a test of the log, its plain lines
+    (if any) under the other way of the test."""
+    ind = item.ind
+    if isinstance(item.logged, str):
+        return [f"{ind}if st.log is not None: {item.logged}"]
+    if not item.logged:
+        return [f"{ind}if st.log is None:", *map(_shifted, item.plain)]
+    return [f"{ind}{_LOGGED}", *map(_shifted, item.logged),
+            *([f"{ind}else:", *map(_shifted, item.plain)] if item.plain else [])]
 
 
 def _shifted(item: Item) -> Item:
     """An item one level deeper (under an `if`)."""
     return f"    {item}" if isinstance(item, str) else replace(item, ind="    " + item.ind)
-
-
-_COMPOUND = re.compile(r"(if|elif|else|for|while|try|except|finally|with|def|class)\b")
-_CLAUSE = re.compile(r"(elif|else|except|finally)\b")
 
 
 def _size(lines: list[Item]) -> int:
@@ -119,28 +105,6 @@ _LOGGED = "if st.log is not None:"
 
 def _indent(line: Item) -> int:
     return len(line) - len(line.lstrip()) if isinstance(line, str) else len(line.ind)
-
-
-def _clause(line: Item) -> bool:
-    return isinstance(line, str) and _CLAUSE.match(line.strip()) is not None
-
-
-def _apart(plain: list[Item], logged: list[Item], i: int, j: int) -> bool:
-    """Whether the lines where two variants differ (after the first i lines, before the last j)
-    are whole statements at one indent, which an `if` can hold."""
-    middles = [x for x in (plain[i:len(plain) - j], logged[i:len(logged) - j]) if x]
-    ind = _indent(middles[0][0])
-    if any(_indent(m[0]) != ind or _clause(m[0]) or min(map(_indent, m)) < ind for m in middles):
-        return False
-    if i:
-        before = plain[i - 1]
-        if (_indent(before) >= ind) == (isinstance(before, str) and before.endswith(":")):
-            return False
-    if j:
-        after = plain[len(plain) - j]
-        if _indent(after) > ind or (_indent(after) == ind and _clause(after)):
-            return False
-    return True
 
 
 def leaf_run(game, code, pc: int, env: str) -> list[str]:

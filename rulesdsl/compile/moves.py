@@ -59,38 +59,44 @@ class CardMoves:
         """`move X to Z [at P]`: to a pile or hand known here, each card's move written out; with a
         log or to a place, card by card by `move_card`, and the event after."""
         zone = self.zone_src(s.to)
-        if v.log or s.at is not None:
-            lines = [f"_z = {zone}"]
-            if s.at is not None:
-                lines += [f"_p = {self.expr_src(s.at)}",
-                          "if _p is None or _p < 1: raise RulesRuntimeError("
-                          "'place ' + str(_p) + ' does not exist (places start at 1)')", "_p -= 1"]
-            lines += self._cards_src(s.what, "_m")
-            if v.log:
-                lines.append(f"_f = [{self.source.const(self.g.zone_names)}[st.loc[_c]] for _c in _m]")
-            if s.at is not None:
-                lines += ["for _c in _m:", "    st.move_card(_c, _z, _p)", "    _p += 1"]
-            else:
-                lines.append("for _c in _m: st.move_card(_c, _z)")
-            return lines + ([self._moved_log("_m", "', '.join(dict.fromkeys(_f))", "_z")] if v.log else [])
+        head = [f"_z = {zone}"]
+        if s.at is not None:
+            head += [f"_p = {self.expr_src(s.at)}",
+                     "if _p is None or _p < 1: raise RulesRuntimeError("
+                     "'place ' + str(_p) + ' does not exist (places start at 1)')", "_p -= 1"]
+        head += self._cards_src(s.what, "_m")
+        where = f"_f = [{self.source.const(self.g.zone_names)}[st.loc[_c]] for _c in _m]"
+        event = self._moved_log("_m", "', '.join(dict.fromkeys(_f))", "_z")
+        if s.at is not None:
+            moves = ["for _c in _m:", "    st.move_card(_c, _z, _p)", "    _p += 1"]
+            return [*head, *v.logged([where, *moves, event], moves)]
+        plain, shared = self._put_all_src(s, zone, v)
+        return [*plain[:shared], *v.logged([*head[shared:], where, "for _c in _m: st.move_card(_c, _z)", event],
+                                           plain[shared:])]
+
+    def _put_all_src(self, s: ast.Move, zone: str, v: Variant) -> tuple[list[str], int]:
+        """`move X to Z` in a run without a log: to a pile or hand known here, each card's move
+        written out, else card by card by `move_card`; and how many first lines it has in common
+        with a logged run's (`_z`, then the value read, as _cards_src reads it)."""
         what = self.expr_src(s.what)
         put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
         lines = [] if put else [f"_z = {zone}"]
         if self.type(s.what) == CARD:
-            lines += self.source.found_lines(s.what, "_c") or [f"_c = {what}"]
+            found = self.source.found_lines(s.what, "_c")
+            lines += found or [f"_c = {what}"]
             if put:
-                return [*lines, "if _c is not None:", *_indented(self._put_src("_c", int(zone), v))]
-            return lines + ["if _c is not None: st.move_card(_c, _z)"]
+                return [*lines, "if _c is not None:", *_indented(self._put_src("_c", int(zone), v))], 0
+            return lines + ["if _c is not None: st.move_card(_c, _z)"], 1 if found else 2
         picked = self.source.picked_lines(s.what)
         if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
             test, cards = picked
             lines += test + [f"    for _c in {cards}:"]
             if put:
-                return lines + _indented(self._put_src("_c", int(zone), v), "        ")
-            return lines + ["        st.move_card(_c, _z)"]
+                return lines + _indented(self._put_src("_c", int(zone), v), "        "), 0
+            return lines + ["        st.move_card(_c, _z)"], 1
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
         return lines + [f"_l = {what}", f"for _c in [_x for _x in _l if _x is not None]: "
-                                        f"st.move_card(_c, {zone if put else '_z'})"]
+                                        f"st.move_card(_c, {zone if put else '_z'})"], 0 if put else 2
 
     def _put_src(self, c: str, zi: int, v: Variant) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
@@ -158,8 +164,10 @@ class CardMoves:
         a, d = self.zone_src(s.source), self.zone_src(s.to)
         seen = a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC  # (from a public zone: see _arrive_src)
         both = a.isdigit() and d.isdigit()
-        if both and a != d and not grid[int(a)] and not grid[int(d)] and not v.log:
-            return self._spill_src(a, d, v, seen)
+        event = self._moved_log("_m", self._zone_name("_z"), "_d")
+        zones = [f"_z = {a}", f"_d = {d}"]
+        if both and a != d and not grid[int(a)] and not grid[int(d)]:
+            return v.logged([*zones, "_m = st.move_all(_z, _d)", event], self._spill_src(a, d, v, seen))
         table = self.source.const(grid)
         tests = [] if both else ["_z != _d"]
         spill = not (both and a == d)
@@ -168,19 +176,17 @@ class CardMoves:
                 tests.append(f"not {table}[{var}]")
             elif grid[int(z)]:
                 spill = False
-        fast = ["_m = st.move_all(_z, _d)"] if v.log else \
-            self._spill_src(a if a.isdigit() else "_z", d if d.isdigit() else "_d", v, seen)
         slow = ["_m = [_c for _c in st.zones[_z] if _c is not None]", "for _c in _m: st.move_card(_c, _d)",
                 *((["st.zones[_z].clear()"] if grid[int(a)] else []) if a.isdigit()
                   else [f"if {table}[_z]: st.zones[_z].clear()"])]  # `move all` takes a grid's places away too
         if not spill:
-            body = slow
-        elif not tests:
-            body = fast
-        else:
-            body = [f"if {' and '.join(tests)}:", *_indented(fast), "else:", *_indented(slow)]
-        log = [self._moved_log("_m", self._zone_name("_z"), "_d")] if v.log else []
-        return [f"_z = {a}", f"_d = {d}", *body, *log]
+            return [*zones, *slow, *v.logged(event)]
+        fast = self._spill_src(a if a.isdigit() else "_z", d if d.isdigit() else "_d", v, seen)
+
+        def body(fast: list[str]) -> list[str]:
+            return [*zones, f"if {' and '.join(tests)}:", *_indented(fast), "else:", *_indented(slow)]
+
+        return v.logged([*body(["_m = st.move_all(_z, _d)"]), event], body(fast))
 
     def _spill_src(self, a: str, d: str, v: Variant, seen: bool = False) -> list[str]:
         """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
@@ -202,12 +208,17 @@ class CardMoves:
         g = self.g
         z, d = self.zone_src(s.source), self.zone_src(s.to)
         n = self.expr_src(s.count)
-        if v.log or not z.isdigit() or g.zone_grid[int(z)]:
-            each = ["    _c = st.draw_one(_z, _d)", "    if _c is None: break", "    _m.append(_c)"] if v.log \
-                else ["    if st.draw_one(_z, _d) is None: break"]
-            return [f"_z = {z}", f"_d = {d}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1",
-                    *(["_m = []"] if v.log else []), "for _ in range(_n):", *each,
-                    *([self._moved_log("_m", self._zone_name("_z"), "_d")] if v.log else [])]
+        head = [f"_z = {z}", f"_d = {d}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1"]
+        each = ["for _ in range(_n):", "    if st.draw_one(_z, _d) is None: break"]
+        logged = [*head, "_m = []", "for _ in range(_n):", "    _c = st.draw_one(_z, _d)", "    if _c is None: break",
+                  "    _m.append(_c)", self._moved_log("_m", self._zone_name("_z"), "_d")]
+        if not z.isdigit() or g.zone_grid[int(z)]:
+            return [*head, *v.logged(logged[len(head):], each)]
+        return v.logged(logged, self._popped_src(z, d, n, v))
+
+    def _popped_src(self, z: str, d: str, n: str, v: Variant) -> list[str]:
+        """`draw N from Z to D` from a pile Z known here, in a run without a log: the cards popped
+        and pushed in place."""
         to = [] if d.isdigit() else [f"_d = {d}"]
         if not d.isdigit():
             d = "_d"
@@ -276,18 +287,26 @@ class CardMoves:
         base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
         z, k = self.zone_src(s.source), self.expr_src(s.count)
         fixed = _literal(k)
-        count = [] if not v.log else [f"_k = {k}"]
-        if v.log:
-            k = "_k"
-        rounds = f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
-            f"for _ in range(min({k}, {ncards})):"
-        if v.log or not z.isdigit() or self.g.zone_grid[int(z)]:
-            lines = [f"_z = {z}", *count, rounds, f"    for _s in range({base}, {base + n}):",
-                     "        if st.draw_one(_z, _s) is None: break", "    else: continue", "    break"]
-            if v.log:
-                lines.append(f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
-                             f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
-            return lines
+
+        def rounds(k: str) -> str:
+            return f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
+                f"for _ in range(min({k}, {ncards})):"
+
+        def dealt(k: str) -> list[str]:
+            return [rounds(k), f"    for _s in range({base}, {base + n}):",
+                    "        if st.draw_one(_z, _s) is None: break", "    else: continue", "    break"]
+
+        event = (f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
+                 f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
+        logged = [f"_k = {k}", *dealt("_k"), event]
+        if not z.isdigit() or self.g.zone_grid[int(z)]:
+            return [f"_z = {z}", *v.logged(logged, dealt(k))]
+        return v.logged([f"_z = {z}", *logged], self._dealt_src(z, base, v, rounds(k)))
+
+    def _dealt_src(self, z: str, base: int, v: Variant, rounds: str) -> list[str]:
+        """`deal` from a pile z known here, in a run without a log: each card popped and pushed in
+        place."""
+        n = self.n
         more = self._refill_test(int(z))
         stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
         return [rounds, f"    for _d in range({base}, {base + n}):", *_indented(self._pop_src(z, "_d", v), "        "),
@@ -298,9 +317,8 @@ class CardMoves:
 
         def write(v: Variant) -> list[str]:
             z = self.zone_src(s.zone)
-            if not v.log:
-                return [f"st.shuffle_zone({z})"]
-            return [f"_z = {z}", "st.shuffle_zone(_z)", f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"]
+            event = f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"
+            return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
         b.emit(s.span, PLAIN, write)
 
@@ -311,14 +329,15 @@ class CardMoves:
     def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
         """`reveal X`: everyone knows X's cards; the event says from where."""
         g = self.g
-        if v.log:
-            where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[st.loc[_c]] for _c in _m]))"
-            return [*self._cards_src(s.what, "_m"), f"for _c in _m: st.known[_c] = {g.all_mask}",
-                    f"if _m: st.event(0, 'revealed in ' + {where} + ': {{}}', tuple(_m))"]
+        where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[st.loc[_c]] for _c in _m]))"
+        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: st.known[_c] = {g.all_mask}",
+                  f"if _m: st.event(0, 'revealed in ' + {where} + ': {{}}', tuple(_m))"]
         spec = self.source.zone_spec(s.what)  # (None for a card or a list)
         if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
-            return []  # a public zone's cards are known to all already
-        return self._each_card_src(s.what, f"= {g.all_mask}")
+            return v.logged(logged)  # a public zone's cards are known to all already
+        plain = self._each_card_src(s.what, f"= {g.all_mask}")
+        read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
+        return [*plain[:read], *v.logged(logged[read:], plain[read:])]
 
     def _each_card_src(self, e: ast.Expr, update: str) -> list[str]:
         """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
@@ -338,12 +357,13 @@ class CardMoves:
 
         def write(v: Variant) -> list[str]:
             who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
-            if not v.log:
-                return [*who, *_indented(self._each_card_src(s.what, "|= _b"))]
             places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
-            return [*who, *_indented(self._cards_src(s.what, "_m")), "    for _c in _m: st.known[_c] |= _b",
-                    f"    if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
-                    "': {}', tuple(_m))"]
+            logged = [*self._cards_src(s.what, "_m"), "for _c in _m: st.known[_c] |= _b",
+                      f"if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
+                      "': {}', tuple(_m))"]
+            plain = _indented(self._each_card_src(s.what, "|= _b"))
+            read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
+            return [*who, *plain[:read], *v.logged(_indented(logged[read:]), plain[read:], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
 
@@ -352,19 +372,18 @@ class CardMoves:
 
         def write(v: Variant) -> list[str]:
             both = [f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}"]
-            if v.log:
-                return [*both, "if _a is not None and _b is not None:",
-                        "    st.event(0, st.game.place_text(st, _a) + ' and ' + st.game.place_text(st, _b) + "
-                        "' are swapped')", "    st.swap_cards(_a, _b)"]
+            logged = ["if _a is not None and _b is not None:",
+                      "    st.event(0, st.game.place_text(st, _a) + ' and ' + st.game.place_text(st, _b) + "
+                      "' are swapped')", "    st.swap_cards(_a, _b)"]
             learn = self.source.const(self.g.zone_learn)
             # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns
             # what its new zone shows.
             counted = [*self._count_src(v, "_a", "_za", "-"), *self._count_src(v, "_a", "_zb", "+"),
                        *self._count_src(v, "_b", "_zb", "-"), *self._count_src(v, "_b", "_za", "+")]
-            return [*both, "if _a is not None and _b is not None and _a != _b:", *_indented([
+            return [*both, *v.logged(logged, ["if _a is not None and _b is not None and _a != _b:", *_indented([
                 "_o = st.loc", "_za = _o[_a]", "_zb = _o[_b]", "_la = st.zones[_za]", "_lb = st.zones[_zb]",
                 "_ia = _la.index(_a)", "_ib = _lb.index(_b)", "_la[_ia] = _b", "_lb[_ib] = _a", "_o[_a] = _zb",
                 "_o[_b] = _za", f"_t = {learn}[_zb]", "if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t",
-                f"_t = {learn}[_za]", "if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t", *counted])]
+                f"_t = {learn}[_za]", "if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t", *counted])])]
 
         b.emit(s.span, PLAIN, write)

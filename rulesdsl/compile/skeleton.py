@@ -46,7 +46,7 @@ class Skeleton:
         never = ends[0] if ends else None
         b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda v: [
             "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
-            *(["st.event(0, f'== round {st.round} ==')"] if v.log else [])])
+            *v.logged("st.event(0, f'== round {st.round} ==')")])
         maybe("round start")
         labels["turn"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
@@ -109,7 +109,7 @@ class Skeleton:
             "st.next_player = st.continue_from = -1",
             "st.current = _w",
             "st.turn += 1",
-            *([f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"] if v.log else []),
+            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"),
         ]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
@@ -120,8 +120,8 @@ class Skeleton:
         body = self.turn_option_lines[1:-1]
         get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
             else [*(line[4:] for line in body), "_v = opts"]
-        passes = f"    st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
-        return [*get, "if not _v:", *([passes] if v.log else []), Goto(after, ind="    "), Ask(0, "st.current")]
+        passes = f"st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
+        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, "st.current")]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the
@@ -236,7 +236,7 @@ class Skeleton:
         else:
             lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
         names = self.source.const(g.names)
-        log = [f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
-               "(' win' if len(winners) > 1 else ' wins'))"] if v.log else []
+        log = v.logged(f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
+                       "(' win' if len(winners) > 1 else ' wins'))")
         return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
                         "st.chooser = -1", "st.options = ()", "st._texts = None", *log]

@@ -79,22 +79,34 @@ def named(how: Naming) -> Iterator[None]:
 
 
 class Variant:
-    """Which form of a statement's source its writer writes: with the log's events (`log`, for a
-    run that keeps a log), with the lines that keep a straight run's counts of hands by face
-    (`counting`: only straight runs keep counts, the machine's blocks never run while they last).
-    It notes whether the writer asked about the log: one that did not writes one form for both."""
+    """Which form of a statement's source its writer writes: for a run that may keep a log (`log`:
+    the machine's blocks, which test `st.log` at run time), with the lines only a logged run runs
+    marked by `logged`; with the lines that keep a straight run's counts of hands by face
+    (`counting`: only straight runs keep counts, the machine's blocks never run while they last)."""
 
-    __slots__ = ("_log", "counting", "log_asked")
+    __slots__ = ("counting", "log")
 
     def __init__(self, log: bool = False, counting: bool = False) -> None:
-        self._log = log
+        self.log = log
         self.counting = counting
-        self.log_asked = False
 
-    @property
-    def log(self) -> bool:
-        self.log_asked = True
-        return self._log
+    def logged(self, logged: str | list, plain: list | None = None, ind: str = "") -> list:
+        """The lines a run with a log runs (`logged`: one simple statement as a string, else a
+        list of items) in place of `plain` (none if not given): for a run that may keep a log, one
+        Logged item (the block writer writes its test); for one that never does, plain as it is.
+        Lines in either list carry their whole indent; `ind` is the test's."""
+        if not self.log:
+            return list(plain or [])
+        return [Logged(logged if isinstance(logged, str) else tuple(logged), tuple(plain or ()), ind)]
+
+
+class Logged(NamedTuple):
+    """Lines only a run with a log runs, in place of `plain` (see Variant.logged): in a machine
+    block, under `if st.log is not None:` (on one line when `logged` is one simple statement)."""
+
+    logged: str | list
+    plain: tuple
+    ind: str
 
 
 STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no log, counts kept

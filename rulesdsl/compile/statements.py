@@ -188,16 +188,15 @@ class Statements(CardMoves, Bounds):
                 cell = f"st.{attr}[{base} + _w]"
                 who = f"{self.source.const(g.names)}[_w] + '.' + "
             src = self.source.inline(f)
-            log = counter and v.log
-            if log:
-                lines.append(f"_o = {cell}")
-            old = "_o" if log else cell
             plus = "+" if sign > 0 else "-"
-            lines.append(f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}")
-            if log:
-                lines.append(f"if {cell} != _o: st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + "
-                             f"str({cell}))")
-            return lines
+
+            def assign(old: str) -> str:
+                return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
+
+            if not counter:
+                return [*lines, assign(cell)]
+            event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell}))"
+            return [*lines, *v.logged([f"_o = {cell}", assign("_o"), f"if {cell} != _o: {event}"], [assign(cell)])]
 
         return write
 
@@ -423,15 +422,15 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, CONTROL, write)
 
     def s_ReverseDirection(self, s, b):
-        b.emit(s.span, PLAIN, lambda v: ["st.direction = -st.direction", *([
-            "st.event(0, 'the direction of play is now ' + ('clockwise' if st.direction > 0 else 'counterclockwise'))"]
-            if v.log else [])])
+        event = ("st.event(0, 'the direction of play is now ' + "
+                 "('clockwise' if st.direction > 0 else 'counterclockwise'))")
+        b.emit(s.span, PLAIN, lambda v: ["st.direction = -st.direction", *v.logged(event)])
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
         self.part(s.player)
         b.emit(s.span, PLAIN, lambda v: [
             f"st.next_player = {self._seat_src(s.player, 'the next player is none')}", "st.continue_from = -1",
-            *([f"st.event(0, {self.source.const(self.g.names)}[st.next_player] + ' plays next')"] if v.log else [])])
+            *v.logged(f"st.event(0, {self.source.const(self.g.names)}[st.next_player] + ' plays next')")])
 
     def s_ContinueFrom(self, s: ast.ContinueFrom, b):
         self.part(s.player)
@@ -447,7 +446,7 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             if not v.log:
-                return []
+                return []  # (a straight run: it keeps no log)
             lines = ["_t = []", "_h = []"]
             for part in s.text.parts:
                 if isinstance(part, str):
@@ -457,7 +456,7 @@ class Statements(CardMoves, Bounds):
                 else:
                     lines += [f"_x = {self.expr_src(part)}",
                               f"_t.append({self.text_src('_x', self.type(part))})"]
-            return [*lines, "st.event(0, ''.join(_t), tuple(_h))"]
+            return v.logged([*lines, "st.event(0, ''.join(_t), tuple(_h))"])
 
         b.emit(s.span, PLAIN, write)
 
