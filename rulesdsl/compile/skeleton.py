@@ -62,25 +62,23 @@ class Skeleton:
         round_ends = [self.cond_fn(x) for x in p.round_ends]
         over_cell, round_over_cell, mid_cell = [0], [0], [0]
 
-        def checks(infos, cell) -> Callable[[Variant], list[str]]:
-            return lambda v: [Branch(self.fresh(info), cell[0]) for info in infos]
+        def check(infos, fns, cell) -> None:
+            """A TEST op: if one of the ends holds, go to the cell's place (its parts locate an error)."""
+            if infos:
+                at = b.emit(None, TEST, lambda v: [Branch(self.fresh(info), cell[0]) for info in infos])
+                main.parts[at] = [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
 
-        def parts(infos, fns) -> list:
-            return [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
+        def goto(label: int) -> None:
+            b.emit(None, JUMP, lambda v: [Goto(label)])
 
-        if game_ends:
-            # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
-            main.parts[b.emit(None, TEST, checks(p.game_ends, mid_cell))] = parts(p.game_ends, game_ends)
-        if round_ends:
-            main.parts[b.emit(None, TEST, checks(p.round_ends, round_over_cell))] = parts(p.round_ends, round_ends)
-        turn_label = labels["turn"]
-        b.emit(None, JUMP, lambda v: [Goto(turn_label)])
+        # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
+        check(p.game_ends, game_ends, mid_cell)
+        check(p.round_ends, round_ends, round_over_cell)
+        goto(labels["turn"])
         labels["round over"] = round_over_cell[0] = b.pc
         maybe("round end")
-        if game_ends:
-            main.parts[b.emit(None, TEST, checks(p.game_ends, over_cell))] = parts(p.game_ends, game_ends)
-        round_label = labels["round"]
-        b.emit(None, JUMP, lambda v: [Goto(round_label)])
+        check(p.game_ends, game_ends, over_cell)
+        goto(labels["round"])
         labels["game over in a round"] = mid_cell[0] = b.pc
         maybe("round end")
         labels["over"] = over_cell[0] = b.pc
