@@ -312,7 +312,7 @@ class Compiler(Skeleton, Statements, Closures):
     def fresh(self, info) -> str:
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
         f = self.expr(info.expr)
-        if "env" not in f.src:
+        if not f.reads_locals:
             return f"({f.src})"  # it uses no locals: the block's own are as good
         return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 

@@ -149,16 +149,16 @@ class Skeleton:
                 continue
             lines.extend("    " + line for line in fuse(run, "_wo{i}"))
             run = []
-            ind = ""
-            body = []
-            if a.cond is not None:
-                body.append(f"if {inline(a.cond)}:")
-                ind = "    "
-            if a.lead is None:
-                body.append(f"{ind}opts.append(({ai}, None))")
-            else:
-                body += [ind + line for line in self.lead_options(a, info, "opts", f"({ai}, {{v}})")]
-            if any("env" in line for line in body):
+
+            def write(a=a, ai=ai, info=info) -> list[str]:
+                ind = "    " if a.cond is not None else ""
+                cond = [f"if {inline(a.cond)}:"] if a.cond is not None else []
+                if a.lead is None:
+                    return [*cond, f"{ind}opts.append(({ai}, None))"]
+                return [*cond, *(ind + line for line in self.lead_options(a, info, "opts", f"({ai}, {{v}})"))]
+
+            body, reads = self.source.reading(write)
+            if reads:
                 lines.append(f"    env = {env_list([], a.nlocals)}")
             lines.extend("    " + line for line in body)
         lines.extend("    " + line for line in fuse(run, "_wo{i}"))
@@ -196,10 +196,11 @@ class Skeleton:
         if a.lead is None:
             return Plan(post=[f"opts.append(({ai}, None))"])
         try:
-            plan = self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})")
+            plan, reads = self.source.reading(
+                lambda: self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})"))
         except NoSource:
             return None
-        if any("env" in line for line in plan.lines("opts")):
+        if reads:
             return None  # it reads the action's locals
         return plan
 
