@@ -307,26 +307,9 @@ class StraightWriter:
             "                    else:",
             "                        st.budget -= 1",
             "                        if st.budget < 0: st.tick()",
-            # (both marks go back to -1 as the machine's turn leaves them; most turns find both so)
-            "                        if st.next_player >= 0:",
-            "                            _w = st.next_player",
-            "                            st.next_player = st.continue_from = -1",
-            "                        elif st.continue_from >= 0:",
-            f"                            _w = (st.continue_from + st.direction) % {n}",
-            "                            st.continue_from = -1",
-            "                        elif st.turn == 0: _w = st.current",
-            f"                        else: _w = (st.current + st.direction) % {n}",
-            "                        st.current = _w",
-            "                        st.turn += 1",
+            *_next_seat(n),
             *hook("turn start", "                        "),
-            *(self.ask_counted(counted[0], len(g.actions), self.limited) if counted is not None else [
-                *("                    " + line[4:] for line in options[1:-1]),
-                "                    _v = opts",
-                "                    if _v:",
-                "                        _nv = len(_v)",
-                *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
-                "                        st.budget = st.step_limit",
-                "                        _a, _x = _v[_i]"]),
+            *self.ask_turn(counted, options),
             *("                        " + line for line in self.entered(counted)),
             "                except _End as e:",
             "                    if e.what != 'turn': raise",
@@ -346,15 +329,20 @@ class StraightWriter:
             "",
         ]
         at = lines.index("    env = []")
-        body = _localized(lines[at:])
-        # The seat whose turn it is, too: only the turn's start sets it.
-        advance = "                        st.current = _w"
-        if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
-            body = ["    _Scur = st.current",
-                    *(advance.replace("= _w", "= _Scur = _w") if line == advance
-                      else re.sub(r"\bst\.current\b", "_Scur", line)
-                      for line in body)]
-        return [*lines[:at], *body]
+        return [*lines[:at], *_current_local(_localized(lines[at:]))]
+
+    def ask_turn(self, counted, options: list[str]) -> list[str]:
+        """The turn's question: from counted options (`_k`), or from the listed ones (`_a`, `_x`)."""
+        if counted is not None:
+            return self.ask_counted(counted[0], len(self.g.actions), self.limited)
+        return [
+            *("                    " + line[4:] for line in options[1:-1]),
+            "                    _v = opts",
+            "                    if _v:",
+            "                        _nv = len(_v)",
+            *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
+            "                        st.budget = st.step_limit",
+            "                        _a, _x = _v[_i]"]
 
     def own_zone_seen(self, zone: str) -> bool:
         """Whether a zone's source names the zone of the current seat's own (`me.hand`) in a family
@@ -434,6 +422,32 @@ class StraightWriter:
             *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current", limited)),
             f"{ind}    st.budget = st.step_limit; _k = _i",
         ]
+
+
+def _next_seat(n: int) -> list[str]:
+    """The seat whose turn comes, as the machine's turn works it out (both marks go back to -1 as
+    the machine's turn leaves them; most turns find both so)."""
+    return ["                        if st.next_player >= 0:",
+            "                            _w = st.next_player",
+            "                            st.next_player = st.continue_from = -1",
+            "                        elif st.continue_from >= 0:",
+            f"                            _w = (st.continue_from + st.direction) % {n}",
+            "                            st.continue_from = -1",
+            "                        elif st.turn == 0: _w = st.current",
+            f"                        else: _w = (st.current + st.direction) % {n}",
+            "                        st.current = _w",
+            "                        st.turn += 1"]
+
+
+def _current_local(body: list[str]) -> list[str]:
+    """The seat whose turn it is read by a local name too, when only the turn's start sets it."""
+    advance = "                        st.current = _w"
+    if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
+        return ["    _Scur = st.current",
+                *(advance.replace("= _w", "= _Scur = _w") if line == advance
+                  else re.sub(r"\bst\.current\b", "_Scur", line)
+                  for line in body)]
+    return body
 
 
 def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
