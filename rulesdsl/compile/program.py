@@ -1,9 +1,10 @@
-"""Checked program to runnable game: every expression becomes a Python closure, every block a
-list of ops with jumps, so play never walks the syntax tree.
+"""Checked program to runnable game: every expression and every statement becomes generated
+Python source, each op of a code written by one writer, so play never walks the syntax tree.
 
-An op is `op(state, locals) -> None | int`: None goes on to the next op, an int >= 0 jumps,
-SUSPEND waits for a decision and HALT ends the game. The game's skeleton (setup, rounds, turns,
-end checks, ranking) is itself compiled into code 0, so `end round` is a jump like any other.
+An op has a kind (PLAIN goes on, TEST may branch, JUMP jumps, CONTROL may stop the block: a
+decision, a call, a return, an `end`) and a writer of its lines and its way out (blocks.py). The
+game's skeleton (setup, rounds, turns, end checks, ranking) is itself compiled into code 0, so
+`end round` is a jump like any other. `build` runs the stages in order.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from ..engine.state import (
 )
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function, env_list
-from .closures import Closures
 from .counts import CountWriter, counted_zones
 from .exprs import SourceCompiler
 from .runtime import (
@@ -42,7 +42,7 @@ from .tree import (
 )
 
 
-class Compiler(Skeleton, Statements, Closures):
+class Compiler(Skeleton, Statements):
     def __init__(self, prog: Program, names: list[str] | None = None, shortcuts: bool = True,
                  limits: dict[str, int] | None = None):
         self.p = prog
@@ -179,6 +179,36 @@ class Compiler(Skeleton, Statements, Closures):
         g.holds_cardlists = bool(g.cardlist_vars or g.cardlist_counters or any(c.cardlist_slots for c in g.codes))
         g.code_blocks = [code.blocks for code in g.codes]
         g.action_entry = [(g.codes[a.code], a.nlocals, a.lead.slot if a.lead is not None else -1) for a in g.actions]
+
+    # ------------------------------------------------------------ expressions
+    def type(self, e: ast.Expr) -> str:
+        return self.p.types.get(id(e), "any")
+
+    def zone(self, e: ast.Expr) -> Fn:
+        """A function giving the zone instance index an expression names."""
+        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
+        if (ref is not None and ref[0] == "zone") or isinstance(e, ast.Attr):
+            return self.source.function(self.zone_src(e))
+        raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
+
+    def expr(self, e: ast.Expr) -> Fn:
+        """The expression as one function of (state, locals), written once as source (exprs.py)."""
+        return self.source.compile(e)
+
+    def value_of(self, name: str) -> Callable[[State], object]:
+        """The value of a define without parameters, a counter or a variable (for a `show`, and
+        the game's defines), f(state)."""
+        if name in self.p.defines:
+            info = self.p.defines[name]
+            return self.source.function(self.source.standalone(info.expr), "st", info.nlocals)
+        layout = self.g.counter_layout if name in self.g.counter_layout else self.g.var_layout
+        kind = "counters" if name in self.g.counter_layout else "vars"
+        return self.source.function(f"st.{kind}[{layout[name][0]}]", "st")
+
+    def _show_type(self, name: str) -> str:
+        if name in self.p.defines:
+            return self.p.defines[name].type
+        return next(v for v in self.p.vars + self.p.counters if v.name == name).type
 
     def _scenario(self, sc) -> ScenarioRt:
         steps = []
