@@ -212,14 +212,20 @@ class CardMoves:
         each = ["for _ in range(_n):", "    if st.draw_one(_z, _d) is None: break"]
         logged = [*head, "_m = []", "for _ in range(_n):", "    _c = st.draw_one(_z, _d)", "    if _c is None: break",
                   "    _m.append(_c)", self._moved_log("_m", self._zone_name("_z"), "_d")]
-        if not z.isdigit() or g.zone_grid[int(z)]:
+        if not z.isdigit() or g.zone_grid[int(z)] or (d.isdigit() and g.zone_grid[int(d)]):
+            # (onto a grid, draw_one itself: each card a new place, counted against the limit)
             return [*head, *v.logged(logged[len(head):], each)]
-        return v.logged(logged, self._popped_src(z, d, n, v))
+        if d.isdigit() or not any(g.zone_grid):
+            return v.logged(logged, self._popped_src(z, d, n, v))
+        # A destination worked out in play may be a grid (in a game that has grids): tested there.
+        return v.logged(logged, [f"_d = {d}", f"if {self.source.const(g.zone_grid)}[_d]:",
+                                 *_indented([f"_z = {z}", f"_n = {n}", "if _z == _d and _n > 1: _n = 1", *each]),
+                                 "else:", *_indented(self._popped_src(z, "_d", n, v))])
 
     def _popped_src(self, z: str, d: str, n: str, v: Variant) -> list[str]:
         """`draw N from Z to D` from a pile Z known here, in a run without a log: the cards popped
         and pushed in place."""
-        to = [] if d.isdigit() else [f"_d = {d}"]
+        to = [] if d.isdigit() or d == "_d" else [f"_d = {d}"]
         if not d.isdigit():
             d = "_d"
         more = self._refill_test(int(z))
@@ -299,7 +305,8 @@ class CardMoves:
         event = (f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
                  f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
         logged = [f"_k = {k}", *dealt("_k"), event]
-        if not z.isdigit() or self.g.zone_grid[int(z)]:
+        if not z.isdigit() or self.g.zone_grid[int(z)] or self.g.zone_grid[base]:
+            # (from a grid, or onto each seat's grid: draw_one itself, which counts a grid's places)
             return [f"_z = {z}", *v.logged(logged, dealt(k))]
         return v.logged([f"_z = {z}", *logged], self._dealt_src(z, base, v, rounds(k)))
 

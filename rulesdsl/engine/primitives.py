@@ -18,11 +18,6 @@ _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit
 _packs: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
 
 
-_PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
-_LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
-_packs: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
-
-
 def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
     """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, 64 ones
     in each lane, and per bit b of the lanes' multipliers (n - k in lane k), 64 ones in the lanes
@@ -154,13 +149,14 @@ class CardPrimitives:
         """Move the top card of src to dst, refilling src first if it is empty and says how."""
         lst = self.zones[src]
         g = self.game
-        if not g.zone_grid[src]:
+        if not g.zone_grid[src] and not g.zone_grid[dst]:
             if not lst:
                 self.refill(src)
                 lst = self.zones[src]
                 if not lst:
                     return None
-            # `move_card` written out: the top of a pile onto a pile or a new place.
+            # `move_card` written out: the top of a pile onto a pile or a hand (onto a grid,
+            # move_card itself: a new place counts against the limit of places).
             c = lst.pop()
             self.zones[dst].append(c)
             self.loc[c] = dst
