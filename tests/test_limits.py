@@ -330,7 +330,8 @@ def test_cli_replay_of_a_game_whose_show_fails_is_a_message(tmp_path):
     assert code == 1 and "limit_show.rules:8:" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("draw", ["draw 1 from deck to row", "draw 1 from deck to me.spot", "deal 1 from deck to each spot"])
+@pytest.mark.parametrize("draw", [
+    "draw 1 from deck to row", "draw 1 from deck to me.spot", "deal 1 from deck to each spot"])
 def test_places_added_by_drawing_onto_a_grid_count_against_the_places_limit(draw):
     """A grid grows a place for each card drawn or dealt onto it, and a place stays when its card
     leaves: a loop that draws onto a grid and takes the card back runs into the places limit, as
@@ -345,7 +346,8 @@ def test_places_added_by_drawing_onto_a_grid_count_against_the_places_limit(draw
         "    }",
         "}",
     ]).replace("DRAW", draw)
-    text = HEAD.replace("zone hand per player: hand, private", "zone spot per player: grid, public") + body + "\n" + TAIL
+    grids = HEAD.replace("zone hand per player: hand, private", "zone spot per player: grid, public")
+    text = grids + body + "\n" + TAIL
     for moves in (1, 200):
         e = runtime_error(load(text, limits={"places": 50}), moves)
         assert_at(e, text)
