@@ -207,8 +207,7 @@ class DomainWriter:
         spec = self.sc.zone_spec(e)
         if spec is not None:
             v = var or self.fresh("c")
-            src = self.zone_src(e, spec, items)
-            safe = "_player(" not in src  # a zone of a player who may be none fails
+            src, safe = self.zone_src(e, spec, items)  # (a zone of a player who may be none fails)
             if self.g.zone_shape[self.g.zone_base[spec]] == GRID:
                 return Loop([], [f"for {v} in {src}:", f"    if {v} is not None:"], 2, v, True, True, spec, src, safe)
             return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec, src, safe)
@@ -577,12 +576,14 @@ class DomainWriter:
         raise NoSource("not a scan")
 
     # -- zones
-    def zone_src(self, e: ast.Expr, spec: int, items: dict[int, str]) -> str:
+    def zone_src(self, e: ast.Expr, spec: int, items: dict[int, str]) -> tuple[str, bool]:
+        """The zone's source, and whether reading it cannot fail (its owner is never none)."""
         base = self.g.zone_base[spec]
         if isinstance(e, ast.Name):
-            return f"st.zones[{base}]"
-        p = self.sc.player(e.obj, self.sc.src(e.obj, items), e.name)
-        return f"st.zones[{base} + {p}]"
+            return f"st.zones[{base}]", True
+        owner = self.sc.src(e.obj, items)
+        p = self.sc.player(e.obj, owner, e.name)
+        return f"st.zones[{base} + {p}]", p == owner
 
 
 def conj(node: ast.Expr, out: list[ast.Expr]) -> None:

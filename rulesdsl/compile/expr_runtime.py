@@ -27,13 +27,6 @@ def _first_attr(table, s):
     return table[s[0]] if s and s[0] is not None else None
 
 
-
-def _player(p, what):
-    if p is None:
-        raise RulesRuntimeError(f"cannot read '{what}' of a player who is none")
-    return p
-
-
 def _fail(msg):
     raise RulesRuntimeError(msg)
 
@@ -85,4 +78,3 @@ def _range(a, b, limit):
     if b - a > limit:
         raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
     return list(range(a, b + 1))
-

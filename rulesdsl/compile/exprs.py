@@ -39,7 +39,6 @@ from .expr_runtime import (
     _last,
     _last_attr,
     _pick,
-    _player,
     _rand,
     _range,
     _some,
@@ -72,7 +71,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
         self.names: dict[str, object] = {
-            "_last": _last, "_first": _first, "_card_attr": _card_attr, "_player": _player, "_sum": _sum,
+            "_last": _last, "_first": _first, "_card_attr": _card_attr, "_sum": _sum,
             "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
             "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
             "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
@@ -463,9 +462,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         raise AssertionError(f)
 
 
-
-
-
     def of_card(self, x: str, body: Callable[[str], str]) -> str:
         """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
         and a plain read may be read twice; anything else is read once, into a name of its own."""
@@ -622,32 +618,3 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             value, r = results[i]
             out = f"({r}) if ({first if i == 0 else rest}) == {value!r} else {out}"
         return f"({out})"
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

@@ -19,13 +19,10 @@ SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
 VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
 
 
-
-# What a value of a type may name, for determinization (see `names_cards`).
 # What a value of a type may name, for determinization (see `names_cards`).
 NO_CARD, A_CARD, CARDS = 0, 1, 2
 
 _NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
-
 
 
 def names_cards(t: str) -> int:

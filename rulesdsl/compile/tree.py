@@ -10,7 +10,6 @@ from .. import ast
 MAX_RANGE = 10_000
 
 
-
 def _source(files: dict[str, str], span: ast.Span) -> str:
     """The text of the source between a span's ends (for messages that quote a rule)."""
     text = files.get(span.file)
@@ -118,7 +117,6 @@ def _worth_caching(node: ast.Expr, refs: dict) -> bool:
     if isinstance(node, ast.Name):
         return (refs.get(id(node)) or ("",))[0] == "define"
     return True
-
 
 
 def _descendants_nodes(node) -> list:
