@@ -140,7 +140,7 @@ class CardMoves:
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
 
     def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
-        """`p.square`: the owner's seat plus the zone's base, checked as zone() checks it."""
+        """`p.hand`: the owner's seat plus the zone's base, the owner checked for none."""
         base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
         seat = self.source.inline(owner)
         if not self.source.never_none(e.obj):

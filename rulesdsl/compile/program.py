@@ -125,7 +125,6 @@ class Compiler(Skeleton, Statements):
         main = Code("game", 0)
         main.index = 0
         g.codes.append(main)
-        self.codes_by_name: dict[str, int] = {}
         self.proc_codes: dict[str, int] = {}
         self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
         self.recursive_procs = _recursive(p.procedures)
@@ -184,13 +183,6 @@ class Compiler(Skeleton, Statements):
     def type(self, e: ast.Expr) -> str:
         return self.p.types.get(id(e), "any")
 
-    def zone(self, e: ast.Expr) -> Fn:
-        """A function giving the zone instance index an expression names."""
-        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        if (ref is not None and ref[0] == "zone") or isinstance(e, ast.Attr):
-            return self.source.function(self.zone_src(e))
-        raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
-
     def expr(self, e: ast.Expr) -> Fn:
         """The expression as one function of (state, locals), written once as source (exprs.py)."""
         return self.source.compile(e)
@@ -229,7 +221,7 @@ class Compiler(Skeleton, Statements):
         return ScenarioRt(sc.name, sc.span, sc.players, sc.seed, dict(sc.params), steps)
 
     def _zone_no_locals(self, e: ast.Expr) -> Callable[[State], int]:
-        return self.source.function(self.zone(e).src, "st", 0)
+        return self.source.function(self.zone_src(e), "st", 0)
 
     def _explain(self, e: ast.Expr, nlocals: int) -> Callable[[State], str]:
         """For a failed `expect`: the values of the two sides of a comparison, in words."""

@@ -87,7 +87,6 @@ class Skeleton:
         if p.winners is not None:
             rank_parts.append((self.cond_fn(p.winners), p.winners.expr.span))
         main.parts[b.emit(None, CONTROL, lambda v: [*self.game_over(v), Halt()])] = rank_parts
-        self.labels = labels
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]

@@ -66,8 +66,7 @@ class Statements(CardMoves, Bounds):
         b = _Builder(self.g.codes[code_id])
         self.unit = unit
         self.g.codes[code_id].leaf = self.leaf = leaf
-        for s in body:
-            self.stmt(s, b)
+        self.block(body, b)
         self._return(b, None)
 
     def _return(self, b: _Builder, span) -> None:

@@ -89,7 +89,8 @@ class StraightWriter:
         lines, whole = self.unit_lines(code_id, body, Naming(None, "_e"))
         if whole:
             lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *self.unit_lines(code_id, body, ENV)[0]]
-        elif not any("return" in line for line in lines):  # (a hook or action the turn may write in place)
+        elif unit != "procedure" and not any("return" in line for line in lines):
+            # (a hook or action, which the game's loop may write in place; a procedure is called)
             in_place = self.unit_lines(code_id, body, Naming(None, f"_e{code_id}_"))[0]
             self.inline[code_id] = [line[4:] for line in in_place]
         return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
