@@ -2,7 +2,7 @@
 
 `random.Random.randrange(k)` is CPython's `_randbelow`: `getrandbits(w)` for w the bits of k, drawn
 again while it is k or more. The engine's playout draws its picks so itself (`random_draw` in
-rulesdsl/engine/state.py), saving two Python calls a decision; a baseline that called randrange
+rulesdsl/engine/machine.py), saving two Python calls a decision; a baseline that called randrange
 would pay them and flatter the engine. So each decision of a baseline is written out as
 
     w = widths[k]

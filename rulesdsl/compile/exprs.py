@@ -1,7 +1,7 @@
-"""Expressions to Python source, compiled once: the fast path of the compiler.
+"""Expressions to Python source, compiled once: the compiler's one writer of expressions.
 
-A closure per node costs a Python call per node per evaluation; here an expression becomes one
-Python expression instead (as Jinja turns templates into Python source). A `where` becomes a
+An expression becomes one Python expression (as Jinja turns templates into Python source), so it
+costs no Python call per node of the syntax tree. A `where` becomes a
 comprehension whose loop variable is the item, so `hand where it is plain and it.number == n`
 runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
 depend on the item are worked out once, before the loop, when that cannot fail. Every expression
@@ -13,7 +13,8 @@ The writer is one object in parts: here the core (names, attributes, calls, oper
 the `where` loops; loop_analysis.py what may be worked out before a loop; card_tables.py the
 tables of each card's value; expr_runtime.py the functions the source calls. What it knows of
 source it wrote (a table read for an item, a lookup test, a search) it records as it writes it
-(item_reads, lookups, searches, none_tests), so that no part matches the source again.
+(item_reads, lookups, searches, none_tests), so that those parts need not match the source again;
+a few shape tests of its own output remain (source.py: `pure`, `unguard`, `_end_of`, `_grid_places`).
 """
 
 from __future__ import annotations

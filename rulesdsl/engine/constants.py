@@ -2,8 +2,8 @@
 visibilities, what a generated block returns, and the kinds of ops.
 
 They sit at the bottom of the engine, importing nothing, so every module (the state, its views and
-saves, the compiler's back-end) can name them without reaching into the machine; engine/state.py
-re-exports them, where they were first defined.
+saves, the compiler's back-end) can name them without reaching into the machine; state.py names
+them too.
 """
 
 # Zone shapes and visibilities, as the compiler numbers them.
@@ -11,8 +11,7 @@ STACK, HAND, GRID = 0, 1, 2
 HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
 
 # What an op returns besides None (go on) or a jump target (>= 0).
-SUSPEND = -1
-HALT = -2
+SUSPEND = -1  # (-2 was HALT: the game's end now records its position and returns SUSPENDED)
 RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the top frame
 # An `end` set the stack's frames and their positions itself: reload the top frame as it stands
 # (its position must not be overwritten with the one after the running block).

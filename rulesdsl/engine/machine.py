@@ -6,8 +6,8 @@ and the hot ones (`_advance`, `playout`, `tick`) are called as the state's own m
 apply_index and by generated code (`st.tick()`), so a collaborator would cost a call level a
 step. As a base class they are found by the same cached look-up as a method of State itself.
 
-The names the back-end imports from engine.state that are the machine's (run_leaf, bad_pick,
-rules_message, LOCATED, random_draw, _FAILED) live here and are named there too.
+The machine's helpers the back-end and tools name (bad_pick, rules_message, LOCATED,
+random_draw, _FAILED) live here; state.py names them too, so a State's users need one import.
 """
 
 from __future__ import annotations

@@ -28,7 +28,6 @@ from ..errors import IllegalMove
 from .constants import (  # noqa: F401
     CONTROL,
     GRID,
-    HALT,
     HAND,
     HIDDEN,
     JUMP,
