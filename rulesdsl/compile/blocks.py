@@ -391,13 +391,21 @@ def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] |
     return _written(inner, tl, to) if _size(tl) <= MAX_TAIL else None
 
 
-def _return_src(code, k: int) -> Exit | None:
-    """If op k of `code` is its return (a frame's end, or a leaf's), that way out."""
+def write_pop(v: Variant) -> list[Item]:
+    """The writer of a code's end (or `return`) in a code with a frame."""
+    return [Pop()]
 
-    if k >= len(code.kinds) or code.kinds[k] != CONTROL:
-        return None
-    body = code.srcs[k](Variant())
-    return body[0] if len(body) == 1 and isinstance(body[0], (Pop, LeafDone)) else None
+
+def write_leaf_done(v: Variant) -> list[Item]:
+    """The writer of a leaf's end (or `return`)."""
+    return [LeafDone()]
+
+
+def _return_src(code, k: int) -> Exit | None:
+    """If op k of `code` is its return (a frame's end, or a leaf's), that way out: known by its
+    writer, without writing anything."""
+    write = code.srcs[k] if k < len(code.srcs) else None
+    return Pop() if write is write_pop else LeafDone() if write is write_leaf_done else None
 
 
 MAX_INLINE = 40  # lines of a leaf written in place of its call

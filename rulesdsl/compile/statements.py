@@ -17,7 +17,18 @@ from ..engine.state import (
     STACKED,
     TEST,
 )
-from .blocks import Ask, Branch, Goto, LeafDone, Pop, Push, env_list, leaf_lines, leaf_run, op_lines
+from .blocks import (
+    Ask,
+    Branch,
+    Goto,
+    Push,
+    env_list,
+    leaf_lines,
+    leaf_run,
+    op_lines,
+    write_leaf_done,
+    write_pop,
+)
 from .bounds import Bounds
 from .domains import DomainWriter
 from .exprs import unguard
@@ -71,10 +82,7 @@ class Statements(CardMoves, Bounds):
 
     def _return(self, b: _Builder, span) -> None:
         """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
-        if self.leaf:
-            b.emit(span, CONTROL, lambda v: [LeafDone()])
-        else:
-            b.emit(span, CONTROL, lambda v: [Pop()])
+        b.emit(span, CONTROL, write_leaf_done if self.leaf else write_pop)
 
     def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
         """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
