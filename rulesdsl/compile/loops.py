@@ -54,10 +54,9 @@ class LoopWriter:
         if self.zone_spec(e.seq) is None or not (isinstance(c, ast.Binary) and c.op in ("<=", "<")):
             return None
         place, k = c.left, c.right
-        ref = self.c.p.refs.get(id(k)) if isinstance(k, ast.Name) else None
-        value = k.value if isinstance(k, ast.IntLit) else ref[1] if ref is not None and ref[0] == "const" else None
+        value = self.known_int(k)
         if not (isinstance(place, ast.Call) and place.func == "place" and len(place.args) == 1
-                and self.c.p.refs.get(id(place)) is None and isinstance(place.args[0], ast.Name) and type(value) is int
+                and self.c.p.refs.get(id(place)) is None and isinstance(place.args[0], ast.Name) and value is not None
                 and self.c.p.refs.get(id(place.args[0])) == ("local", self.c.p.slots[id(e)])):
             return None
         return max(value - (c.op == "<"), 0)
