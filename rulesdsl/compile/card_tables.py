@@ -50,7 +50,7 @@ class CardTables:
         return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
     def inline_define(self, info, args: list[str], of_items: bool) -> str | None:
-        """A define applied to loop items (`playable(card)` in a `where`), written in place with its
+        """A define applied to loop items (`fits(c)` in a `where`), written in place with its
         parameters read from the items: no call, no list of locals. Only for items (names that
         are evaluated already and never none) that no loop inside the define hides."""
         if not self.fast:
@@ -64,7 +64,7 @@ class CardTables:
         return f"({src})" if not reads and len(src) < 2000 else None
 
     def each_define(self, info, e: ast.Call, spread: int, items) -> str:
-        """A define applied to each item of a list (`points(p.square)`): for one parameter, one
+        """A define applied to each item of a list (`value(p.row)`): for one parameter, one
         comprehension over the list, none skipped, with the define written in place; else its
         arguments worked out once and one call of its body per item (`_each`)."""
         args = [self.src(a, items) for a in e.args]

@@ -213,7 +213,7 @@ class DomainWriter:
             return Loop([], [f"for {v} in {src}:"], 1, v, True, True, spec, src, safe)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) == "list[player]" and self.c.type(e) == "list[card]" \
                 and e.name in self.g.zone_spec_names:
-            # `(others where ...).square`: each player's zone in turn
+            # `(others where ...).row`: each player's zone in turn
             spec = self.g.zone_spec_names.index(e.name)
             base = self.g.zone_base[spec]
             inner = self.each(e.obj, items, None)

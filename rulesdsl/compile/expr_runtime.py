@@ -62,7 +62,7 @@ def _hist(keys: list) -> dict:
 
 
 def _each(body, st, env, k):
-    """A define applied to each item of its list argument (`points(me.square)`, the list of each
+    """A define applied to each item of its list argument (`value(me.row)`, the list of each
     card's points): its arguments worked out once (`env`, the call's locals), then one call per
     item that is not none, with the item in slot k."""
     out = []

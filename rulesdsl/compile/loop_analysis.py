@@ -50,7 +50,7 @@ class LoopAnalysis:
         return cheap(w.cond)
 
     def zone_spec(self, e: ast.Expr) -> int | None:
-        """The zone spec of an expression that is a zone itself (`plate`, `me.hand`), else None."""
+        """The zone spec of an expression that is a zone itself (`pile`, `me.hand`), else None."""
         g = self.c.g
         if isinstance(e, ast.Name):
             ref = self.c.p.refs.get(id(e))
@@ -63,8 +63,8 @@ class LoopAnalysis:
 
     def invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
         """The largest sub-expressions of a loop's condition that do not depend on its item (in
-        `slot`) and are worth working out once, before the loop (`current_number` in
-        `it.number == current_number`)."""
+        `slot`) and are worth working out once, before the loop (`wanted` in
+        `it.number == wanted`)."""
         refs, slots = self.c.p.refs, self.c.p.slots
         varying = {slot} | {slots[id(n)] for n in _descendants_nodes(cond) if isinstance(n, ast.Where)}
         out: list[ast.Expr] = []
@@ -93,7 +93,7 @@ class LoopAnalysis:
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
         """The parts of defines applied to items in `cond` (written in place, see inline_define)
-        that do not depend on their parameter (`top_rank` in `playable(card)`): worked out once,
+        that do not depend on their parameter (`top_value` in `fits(c)`): worked out once,
         before the loop, like the condition's own."""
 
         out: list[ast.Expr] = []

@@ -486,7 +486,7 @@ class Game:
         return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
 
     def place_text(self, st: State, c: int) -> str:
-        """Where a card is, in words anyone may read: `bob.square 2`, `top of discard`."""
+        """Where a card is, in words anyone may read: `bob.row 2`, `top of discard`."""
         zi = st.loc[c]
         lst = st.zones[zi]
         if self.zone_shape[zi] == GRID:
