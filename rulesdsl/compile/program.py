@@ -22,8 +22,9 @@ from ..engine.state import (
 )
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function, env_list
-from .counts import CountWriter, counted_zones
+from .counts import CountWriter
 from .exprs import SourceCompiler
+from .lower import lead_of, lower
 from .runtime import (
     Fn,
     _located_part,
@@ -34,12 +35,7 @@ from .skeleton import Skeleton
 from .statements import Statements
 from .straight import straight_playout
 from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
-from .tree import (
-    _leaves,
-    _never_decides,
-    _recursive,
-    _source,
-)
+from .tree import _source
 
 
 class Compiler(Skeleton, Statements):
@@ -80,8 +76,8 @@ class Compiler(Skeleton, Statements):
         self._cards()
         self._zones()
         self.g.prepare()
-        if self.shortcuts:  # (read by straight runs alone)
-            self.g.count_hands(counted_zones(self))
+        self.plan = lower(self)
+        self.g.count_hands(self.plan.counted_specs)  # (read by straight runs alone)
         self._vars()
         self._readers()
         main = self._codes()
@@ -126,8 +122,8 @@ class Compiler(Skeleton, Statements):
         main.index = 0
         g.codes.append(main)
         self.proc_codes: dict[str, int] = {}
-        self.leaf_procs, self.ending_procs = _leaves(p.procedures) if self.shortcuts else (set(), set())
-        self.recursive_procs = _recursive(p.procedures)
+        plan = self.plan
+        self.leaf_procs, self.ending_procs, self.recursive_procs = plan.leaves, plan.ending, plan.recursive
         g.tails = self.shortcuts
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
@@ -138,7 +134,7 @@ class Compiler(Skeleton, Statements):
         for when, info in p.hooks.items():
             self.hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():
-            self._compile_body(self.hook_codes[when], info.body, when, self._is_leaf(info.body))
+            self._compile_body(self.hook_codes[when], info.body, when, plan.is_leaf(info))
         for info in p.actions:
             self._action(info)
         g.turn_options_fn = self._turn_options_fn()
@@ -146,14 +142,12 @@ class Compiler(Skeleton, Statements):
 
     def _action(self, info) -> None:
         ci = self._new_code(f"action {info.name}", info)
-        # The leading choose is the turn's decision: the rest decides whether it is a leaf.
-        first = info.body[0] if info.body else None
-        leads = isinstance(first, ast.Choose) and first.by is None and not first.optional
-        self._compile_body(ci, info.body, "action", self._is_leaf(info.body[1:] if leads else info.body))
+        self._compile_body(ci, info.body, "action", self.plan.is_leaf(info))
         cond = self.expr(info.cond) if info.cond is not None else None
-        lead = self.choose_decisions[id(first)] if leads else None
+        first = lead_of(info)  # (the turn's decision: the rest decides whether the action is a leaf)
+        lead = self.choose_decisions[id(first)] if first is not None else None
         self.g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
-                                       first.label if lead is not None else None))
+                                       first.label if first is not None else None))
 
     def _checks(self) -> None:
         """Invariants and scenarios (rulesdsl test), and the game's fingerprint for saves."""
@@ -238,10 +232,6 @@ class Compiler(Skeleton, Statements):
             return "; ".join(f"{src} is {fmt(st, env)}" for src, fmt in sides)
 
         return explain
-
-    def _is_leaf(self, body: tuple[ast.Stmt, ...]) -> bool:
-        """No `choose` in the body, and it calls leaf procedures only."""
-        return self.shortcuts and _never_decides(body, self.leaf_procs)
 
     def _new_code(self, name: str, info) -> int:
         code = Code(name, info.nlocals)

@@ -1,0 +1,95 @@
+"""Lowering: the decisions the writers follow, made once, from the checked program, before a line
+is written. The writers never work these out again for themselves: they read the plan.
+
+- leaves and tails: the procedures that never wait for a decision (called in place, no frame),
+  those that may reach an `end`, the recursive ones (a frame each, counted against the depth
+  limit), and whether each hook's and action's body is a leaf;
+- each action's leading `choose`, which is the turn's decision;
+- which decisions' options can be counted from the hands' counts by face (their domain's form),
+  and so which zones keep counts while a straight run lasts;
+- per `where`, the parts of its test that do not depend on its item and are safe to work out
+  once, before its loop (and per define of one parameter, those of its body, for a call of it
+  on a loop's item).
+
+Without shortcuts (the plain reference the tests compare with) the plan holds no leaf, no count
+and nothing worked out before a loop.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .. import ast
+from .counts import domain_form
+from .tree import _leaves, _never_decides, _recursive
+
+
+@attrs.define
+class Lowered:
+    leaves: set[str]  # procedures called in place
+    ending: set[str]  # procedures that may reach an `end`
+    recursive: set[str]
+    leaf_units: dict[int, bool]  # per hook or action (id of its CodeInfo): its body is a leaf
+    leads: dict[int, ast.Choose]  # per action (id of its CodeInfo): its leading choose, the turn's decision
+    counted: dict[int, tuple]  # per decision's domain (id): its form, if its options can be counted
+    counted_specs: set[int]  # the zone specs a turn's counted options read: their hands keep counts
+    hoisted: dict[int, list[ast.Expr]]  # per `where` (id): its test's parts worked out before its loop
+    define_hoisted: dict[str, list[ast.Expr]]  # per define of one parameter: the same of its body
+
+    def is_leaf(self, info) -> bool:
+        return self.leaf_units.get(id(info), False)
+
+
+def lead_of(info) -> ast.Choose | None:
+    """An action's first statement, if it is a `choose` the turn's player answers at once (no
+    `by`, not optional): its options are the turn's options."""
+    first = info.body[0] if info.body else None
+    return first if isinstance(first, ast.Choose) and first.by is None and not first.optional else None
+
+
+def lower(c) -> Lowered:
+    """The plan of compiler `c`'s program (its tables of cards and zones made already)."""
+    p, fast = c.p, c.shortcuts
+    leaves, ending = _leaves(p.procedures) if fast else (set(), set())
+    leads = {id(info): lead for info in p.actions if (lead := lead_of(info)) is not None}
+    units: dict[int, bool] = {}
+    for info in p.hooks.values():
+        units[id(info)] = fast and _never_decides(info.body, leaves)
+    for info in p.actions:
+        body = info.body[1:] if id(info) in leads else info.body
+        units[id(info)] = fast and _never_decides(body, leaves)
+    plan = Lowered(leaves, ending, _recursive(p.procedures), units, leads, {}, set(), {}, {})
+    if not fast:
+        return plan
+    sc = c.source
+    for node in _nodes(p):
+        if isinstance(node, ast.Choose):
+            form = domain_form(c, node.domain)
+            if form is not None:
+                plan.counted[id(node.domain)] = form
+        elif isinstance(node, ast.Where):
+            plan.hoisted[id(node)] = [x for x in sc.invariant_parts(node.cond, p.slots[id(node)]) if sc.safe(x)]
+    turns = [plan.counted.get(id(lead.domain)) for lead in leads.values()]
+    plan.counted_specs = {form[1] for form in turns if form is not None}
+    for name, info in p.defines.items():
+        if len(info.params) == 1:
+            plan.define_hoisted[name] = [x for x in sc.invariant_parts(info.expr, 0) if sc.safe(x)]
+    return plan
+
+
+def _nodes(prog):
+    """Every statement and expression of the program, each once (side tables keyed by a node's
+    identity are not walked: they hold no node)."""
+    seen: set[int] = set()
+    todo: list = [getattr(prog, f.name) for f in attrs.fields(type(prog)) if f.name not in ("types", "refs", "slots")]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif attrs.has(type(x)) and id(x) not in seen:
+            seen.add(id(x))
+            if isinstance(x, ast.Node):
+                yield x
+            todo.extend(getattr(x, f.name) for f in attrs.fields(type(x)))
