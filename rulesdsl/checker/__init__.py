@@ -12,6 +12,8 @@ base.py holds what they share. They are one Checker, since each part calls the o
 
 from __future__ import annotations
 
+import attrs
+
 from .. import ast
 from ..errors import Diagnostic, RulesError
 from .base import TooManyErrors
@@ -100,15 +102,9 @@ class Checker(RuleBodies, Statements, Expressions, Declarations):
         self._whole_game(decls)
         if self.diags:
             raise RulesError(self.diags, self.sources)
-        return Program(
-            name=self.name, files=self.sources, players=self.n_players, min_players=self.min_players,
-            max_players=self.max_players, params=self.params, kinds=self.kinds, attr_types=self.attr_types,
-            cards=self.cards, zones=self.zones, counters=self.counters, vars=self.vars, defines=self.defines,
-            shows=self.shows, procedures=self.procedures, actions=self.actions, hooks=self.hooks,
-            round_ends=self.round_ends, game_ends=self.game_ends, rank=self.rank, winners=self.winners,
-            statistics=self.statistics, invariants=self.invariants, scenarios=self.scenarios,
-            types=self.types, refs=self.refs, slots=self.slots, has_end_game=self.has_end_game,
-        )
+        # (the Program's fields are the checker's own, but for two names)
+        own = {"files": "sources", "players": "n_players"}
+        return Program(**{f.name: getattr(self, own.get(f.name, f.name)) for f in attrs.fields(Program)})
 
 
 def check(files: list[ast.RulesFile], players: int | None = None, params: dict[str, object] | None = None) -> Program:

@@ -72,10 +72,7 @@ class Declarations(CheckerBase):
 
     def _params(self, decls: list[ast.Param]) -> None:
         self.params: dict[str, ParamInfo] = {}
-        for d in decls:
-            if d.name in self.params:
-                self.error(d.span, f"parameter '{d.name}' is declared twice")
-                continue
+        for d in self._once_each(decls, "parameter"):
             if self._reject_builtin(d.name, d.span):
                 continue
             if d.low is not None and (not isinstance(d.value, int) or isinstance(d.value, bool)):
@@ -102,10 +99,7 @@ class Declarations(CheckerBase):
     def _kinds(self, decls: list[ast.CardKind]) -> None:
         self.kinds: list[KindInfo] = []
         self.kind_by_name: dict[str, KindInfo] = {}
-        for d in decls:
-            if d.name in self.kind_by_name:
-                self.error(d.span, f"card kind '{d.name}' is declared twice")
-                continue
+        for d in self._once_each(decls, "card kind"):
             if len(set(d.attrs)) != len(d.attrs):
                 self.error(d.span, f"card kind '{d.name}' names an attribute twice")
             for a in d.attrs:
@@ -130,10 +124,7 @@ class Declarations(CheckerBase):
         self.zones: list[ZoneInfo] = []
         self.zone_by_name: dict[str, ZoneInfo] = {}
         pending_refill = []
-        for d in decls:
-            if d.name in self.zone_by_name:
-                self.error(d.span, f"zone '{d.name}' is declared twice")
-                continue
+        for d in self._once_each(decls, "zone"):
             if self._reject_builtin(d.name, d.span) or d.name in self.params:
                 if d.name in self.params:
                     self.error(d.span, f"'{d.name}' is already a parameter")
