@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
 from pathlib import Path
 
@@ -21,6 +22,16 @@ GAMES = ROOT / "games"
 settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """`rulesdsl ARGV` run in-process: its exit code, output and errors (never a traceback)."""
+    from rulesdsl.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ strength is measured by bench/bots.py and reported in docs/bots.md.
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
@@ -17,21 +16,14 @@ import pytest
 import rulesdsl
 from rulesdsl.arena import lineup_for, run_arena, seat_counts, seating, summarize
 from rulesdsl.bots import BotSpecError, GreedyBot, ISMCTSBot, RandomBot, make_bot
-from rulesdsl.cli import main
 
 from .conftest import GAMES, ROOT
+from .conftest import run_cli as run
 from .test_engine import fingerprint
 
 RULES = sorted(p for p in [*GAMES.glob("*.rules"), *(GAMES / "variants").glob("*.rules"),
                            GAMES / "examples" / "fruit_bowl.rules"] if not p.name.endswith(".test.rules"))
 TAMALO = str(GAMES / "tamalo.rules")
-
-
-def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 def midgame(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:

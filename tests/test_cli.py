@@ -18,18 +18,12 @@ import pytest
 from rulesdsl.cli import main
 
 from .conftest import GAMES, ROOT
+from .conftest import run_cli as run
 
 TEMPURRA = str(GAMES / "tempurra.rules")
 WINNER_LINE = re.compile(r"^(Winner: .+\.|You win!|You share the win!)$")
 # Enough "1"s to finish any Tempurra game: bots make most moves, and a human's only moves are played for them.
 ONES = "1\n" * 3000
-
-
-def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 def play(*extra: str, stdin: str, seed: int = 3) -> tuple[int, str, str]:

@@ -5,16 +5,16 @@ and on the machine; and never a Python exception."""
 
 from __future__ import annotations
 
-import io
 import random
 from pathlib import Path
 
 import pytest
 
 import rulesdsl
-from rulesdsl.cli import main
 from rulesdsl.engine.limits import LIMITS, limits_of, parse_limit
 from rulesdsl.simulate import SimulationError, simulate
+
+from .conftest import run_cli as run
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -281,12 +281,6 @@ def test_a_limit_fails_the_same_in_straight_runs_and_on_the_machine(body):
 
 
 # ---------------------------------------------------------------- the command line
-
-
-def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_cli_reports_a_runaway_rule_located_and_a_raised_limit_is_used():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 
@@ -10,11 +9,11 @@ import pytest
 
 import rulesdsl
 from rulesdsl import parallel
-from rulesdsl.cli import main
 from rulesdsl.compare import compare_stats, run_comparison
 from rulesdsl.simulate import SimulationError, simulate
 
 from .conftest import GAMES
+from .conftest import run_cli as run
 
 TAMALO = str(GAMES / "tamalo.rules")
 FRUIT_BOWL = str(GAMES / "examples" / "fruit_bowl.rules")
@@ -39,13 +38,6 @@ def without_time(stats) -> dict:
     d = stats.to_dict()
     del d["seconds"], d["moves_per_s"]
     return d
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_split_keeps_every_seed_once_in_order():

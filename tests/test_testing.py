@@ -3,7 +3,6 @@ the pytest plugin, and fuzzing of the grammar with hypothesis's `from_lark`."""
 
 from __future__ import annotations
 
-import io
 import json
 import textwrap
 
@@ -14,20 +13,14 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 import rulesdsl
-from rulesdsl.cli import main
 from rulesdsl.parser import GRAMMAR, parse_text
 from rulesdsl.testing import Transcript, check_properties, replay, run_scenarios
 from tests.conftest import GAMES, ROOT
+from tests.conftest import run_cli as run
 
 DATA = ROOT / "tests" / "data"
 # from_lark reads the grammar's rules, which a Lark parser loaded from its cache does not keep.
 GRAMMAR_LARK = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"])
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdin=io.StringIO(""), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 MINI = textwrap.dedent('''

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 import shutil
 import textwrap
@@ -12,20 +11,13 @@ import textwrap
 import pytest
 
 import rulesdsl
-from rulesdsl.cli import main
 from rulesdsl.compare import proportions_p, welch_p, wilson
 from rulesdsl.simulate import simulate
 from rulesdsl.testing import check_properties
 from tests.conftest import GAMES
+from tests.conftest import run_cli as run
 
 VARIANTS = sorted((GAMES / "variants").glob("*.rules"))
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdin=io.StringIO(""), stdout=out, stderr=err)
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 def variant(tmp_path, body: str, base: str = "tempurra.rules", name: str = "v.rules"):
