@@ -361,11 +361,7 @@ def _unloaded_state(g: CompiledGame) -> State:
     s.game = g
     s.step_limit = s.budget = g.limits["steps"]
     s._texts = None
-    s.pick = None
-    s.stop = -1
-    s.counts = []
-    s.draw = None
-    s.free = 0
+    s.at_rest()
     return s
 
 

@@ -203,6 +203,10 @@ class State(Machine, CardPrimitives, HiddenCards):
         self.free = 0
         self._run()
 
+    def at_rest(self) -> None:
+        """The fields only a running playout sets, as they are between playouts (see __init__)."""
+        self.pick, self.stop, self.counts, self.draw, self.free = None, -1, [], None, 0
+
     # ------------------------------------------------------------ the public API
     @property
     def current_player(self) -> int | None:
@@ -308,11 +312,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         s.step_limit = self.step_limit
         s.budget = self.step_limit
         s._texts = self._texts
-        s.pick = None
-        s.stop = -1
-        s.counts = []
-        s.draw = None
-        s.free = 0
+        s.at_rest()
         if self.game.holds_cardlists:
             s._realias(self.zones)
         return s
