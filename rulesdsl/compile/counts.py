@@ -27,7 +27,7 @@ from __future__ import annotations
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
-from .domains import conj
+from .domains import conj, reads, reads_any_local, terms
 from .source import NoSource
 from .tree import _children
 
@@ -116,24 +116,22 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
         w = count.args[0]
-        if _reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
+        if reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
             continue
-        terms: list[ast.Expr] = []
-        conj(w.cond, terms)
+        ts = conj(w.cond)
         w_slot = c.p.slots[id(w)]
-        eqs = [t for t in terms if _is_eq(c, t, w_slot, attr, v_slot)]
+        eqs = [t for t in ts if _is_eq(c, t, w_slot, attr, v_slot)]
         if len(eqs) != 1:
             continue
-        rest = [t for t in terms if t is not eqs[0]]
-        mine: list[ast.Expr] = []
-        conj(inner.cond, mine)
+        rest = [t for t in ts if t is not eqs[0]]
+        mine = conj(inner.cond)
         in_slot = c.p.slots[id(inner)]
         try:
             if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
                 continue
         except NoSource:
             continue
-        if not all(_face_only(c, t, in_slot) and not _reads_any_local(c, t, in_slot) for t in mine):
+        if not all(_face_only(c, t, in_slot) and not reads_any_local(c, t, in_slot) for t in mine):
             continue
         return op, k
     return None
@@ -146,7 +144,7 @@ def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
         return None
     for a, b in ((t.left, t.right), (t.right, t.left)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and not _reads(c, b, slot):
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
             return a.name, b
     return None
 
@@ -156,22 +154,6 @@ def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
     side = _eq_side(c, t, slot)
     return side is not None and side[0] == attr and isinstance(side[1], ast.Name) \
         and c.p.refs.get(id(side[1])) == ("local", v_slot)
-
-
-def _reads(c, e: ast.Expr, slot: int) -> bool:
-
-    if isinstance(e, ast.Name):
-        return c.p.refs.get(id(e)) == ("local", slot)
-    return any(_reads(c, k, slot) for k in _children(e))
-
-
-def _reads_any_local(c, e: ast.Expr, but: int) -> bool:
-    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-
-    if isinstance(e, ast.Name):
-        ref = c.p.refs.get(id(e))
-        return ref is None or (ref[0] == "local" and ref[1] != but) or ref[0] == "builtin"
-    return any(_reads_any_local(c, k, but) for k in _children(e))
 
 
 def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
@@ -234,25 +216,20 @@ class CountWriter:
         """Where's test of card `var`, split: the tests of the card alone that come before any other
         test (worked out now, a value for every card), then the first `it.attr == v` (v not read
         from the card), then the rest, in their order (their sources)."""
-        sc = self.c.source
         static: list[list] = []
         eq: tuple[str, ast.Expr] | None = None
         dynamic: list[str] = []
         if where is not None:
             slot = self.c.p.slots[id(where)]
-            terms: list[ast.Expr] = []
-            conj(where.cond, terms)
-            for t in terms:
-                src = sc.src(t, {slot: var})
-                table = None if dynamic or _reads_any_local(self.c, t, slot) else sc.card_values(src, var)
-                if table is not None:  # (before any test that may fail: may be tested first)
-                    static.append(table)
+            for t in terms(self.c.source, conj(where.cond), {slot: var}, var):
+                if not dynamic and t.values is not None and not reads_any_local(self.c, t.node, slot):
+                    static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
-                side = _eq_side(self.c, t, slot) if not dynamic and eq is None else None
+                side = _eq_side(self.c, t.node, slot) if not dynamic and eq is None else None
                 if side is not None:
                     eq = side
                     continue
-                dynamic.append(src)
+                dynamic.append(t.src)
         return static, eq, dynamic
 
     def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool = True) -> tuple[list[str], bool]:
@@ -363,9 +340,7 @@ class CountWriter:
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"
-        terms: list[ast.Expr] = []
-        conj(inner.cond, terms)
-        tests = [sc.card_values(sc.src(t, {slot: var}), var) for t in terms]
+        tests = [t.values for t in terms(sc, conj(inner.cond), {slot: var}, var)]
         if None in tests:
             return None
         values = self.g.attrs[attr]
