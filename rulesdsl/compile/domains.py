@@ -82,6 +82,14 @@ def reads_any_local(c, e: ast.Expr, but: int) -> bool:
     return any(reads_any_local(c, k, but) for k in _children(e))
 
 
+def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
+    """(x, S where C) if `e` is `distinct((S where C).x)`, x an attribute."""
+    x = e.args[0] if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 else None
+    if c.p.refs.get(id(e)) is None and isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs:
+        return x.name, x.obj
+    return None
+
+
 # -- plans: a domain's lines, loops over one zone shared between actions
 class Scan(NamedTuple):
     """`for var in src:` over a zone that cannot fail; `write(name)` is its body for the item
@@ -391,24 +399,20 @@ class DomainWriter:
         """A joined count's table whose keys are the values of `e` in order, if `e` is
         `distinct((S where C).x)` and the table counts `it.x` over `S where C` (a zone): a dict's
         keys keep the order they came in. With it: whether no key can be none."""
-        if not (isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1
-                and self.c.p.refs.get(id(e)) is None and isinstance(e.args[0], ast.Attr)):
+        found = distinct_attr(self.c, e)
+        if found is None or self.c.type(found[1]) != "list[card]" or self.sc.zone_spec(found[1].seq) is None:
             return None
-        attr = e.args[0]
-        w = attr.obj
-        if not (isinstance(w, ast.Where) and self.c.type(w) == "list[card]" and attr.name in self.g.attrs
-                and self.sc.zone_spec(w.seq) is not None):
-            return None
+        attr, w = found
         sc = self.sc
         seq = sc.loop_seq(w, items)
         for name in joins:
             var, their_seq, test, key = sc.join_parts[name]
-            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr.name])}[{var}]":
+            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]":
                 continue
             mine = " and ".join(f"({sc.src(t, {**items, self.c.p.slots[id(w)]: var})})" for t in conj(w.cond))
             if mine != test:  # (both written with the same item name)
                 continue
-            values = self.g.attrs[attr.name]
+            values = self.g.attrs[attr]
             if None not in values:
                 return name, True
             # none among the values, but maybe not among those of the cards that pass C
