@@ -103,8 +103,9 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
         rest = [t for t in ts if t is not eqs[0]]
         mine = conj(inner.cond)
         in_slot = c.p.slots[id(inner)]
-        try:
-            if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
+        try:  # (the item as one name: two terms alike read alike)
+            if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
+                    != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
                 continue
         except NoSource:
             continue
@@ -140,18 +141,11 @@ def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
         return False
 
 
-def _text(c, t: ast.Expr, slot: int) -> str:
-    """A term's source with the item of slot as one name: two terms alike read alike."""
-    return c.source.src(t, {slot: "_i90002"})
-
-
 class CountWriter:
     """Lines that count a domain's options from the counts, and that find the option picked."""
 
     def __init__(self, c) -> None:
-        self.c = c
-        self.g = c.g
-        self.n = 0
+        self.c, self.g, self.n = c, c.g, 0
         first: dict[int, int] = {}
         for card, f in enumerate(c.g.card_face):
             first.setdefault(f, card)

@@ -1,13 +1,8 @@
-"""The options of a decision as Python statements, for generated functions.
-
-A domain is written as plain `for` loops that filter, merge identical cards and append as they go:
-no comprehension (each one a call in Python 3.11), no second pass (Game.distinct_cards). Values a
-test needs that do not depend on the item are worked out before the loop, a `top(S where C)` as a
-loop that stops at the first match. Terms of a card's test that read only the card's own tables
-are a table of truth values made when the rules load, and `T[card] == v` (v known before the loop)
-a look-up in the set of cards whose T is v. Everything is decided on the syntax tree, and each
-form is written as it runs. Forms not handled here raise `NoSource`: the caller writes the
-expression's own source.
+"""A decision's options as plain `for` loops that filter, merge identical cards and append as they
+go: no comprehension (a call each in Python 3.11), no second pass (Game.distinct_cards). Values
+that do not depend on the item are worked out first; terms of a card's test that read only its
+tables are tables made at load, and `T[card] == v` (v known first) a look-up in the set of cards
+whose T is v. All decided on the syntax tree. Forms not handled raise `NoSource`.
 """
 
 from __future__ import annotations
@@ -61,8 +56,7 @@ def card_values(sc, src: str, var: str) -> list | None:
     """The value of `src` for each card as `var` (SourceCompiler.card_values), if each may be a key."""
     out = sc.card_values(src, var)
     try:
-        for v in out or ():
-            hash(v)
+        hash(tuple(out or ()))
     except TypeError:
         return None
     return out
@@ -124,9 +118,8 @@ class Plan:
 
 
 def fuse(plans: list[Plan], own: str) -> list[str]:
-    """The lines of consecutive plans (of actions, in order), loops over the same zone run as
-    one. Each plan's options still come in its turn: a plan that appends inside a shared loop,
-    but the first, appends to a list of its own (`own`, a format with {i}) added after its turn."""
+    """The lines of consecutive plans (of actions), loops over one zone run as one. Options keep
+    their order: a plan appending in a shared loop, but the first, appends to its own list (`own`)."""
     by_src: dict[str, list[tuple[int, Scan]]] = {}
     for i, p in enumerate(plans):
         for s in p.scans:
@@ -150,11 +143,9 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
 
 
 class Loop:
-    """Statements going over a list's values: `pre` lines and `scans` first, then `lines` (each
-    opening one more level when it ends with ':'), inside which `var` holds each value in order.
-    `unique`: no value twice; `nonnone`: never none; `zone`: the zone spec of all the values
-    (cards), or None; `src`, `head`: the zone the outer loop goes over and its item, or None;
-    `safe`: nothing in it can fail; `binds`: the names its lines set."""
+    """`pre` lines and `scans`, then `lines` (nested), inside which `var` holds each value: `unique`,
+    `nonnone`, all in zone spec `zone` (or None); the outer loop goes over zone `src` (or None) as
+    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set."""
 
     def __init__(self, pre, lines, depth, var, unique, nonnone, zone, src=None, safe=False, scans=None,
                  head=None, binds=frozenset()):
@@ -176,10 +167,7 @@ class DomainWriter:
     """Statements for domains, using the source compiler `sc` for the expressions in them."""
 
     def __init__(self, sc):
-        self.sc = sc
-        self.c = sc.c
-        self.g = sc.c.g
-        self.n = 0
+        self.sc, self.c, self.g, self.n = sc, sc.c, sc.c.g, 0
         self.sets: dict[tuple, tuple[str, list[str]]] = {}  # see in_set
 
     def fresh(self, stem: str) -> str:
@@ -225,10 +213,8 @@ class DomainWriter:
         return Plan(lp.pre, lp.scans, inside)
 
     def merged(self, lp: Loop, chooser: str, item: str, add: str) -> list[str]:
-        """Identical cards of a hand the chooser knows: one option per face, the first place kept,
-        the card more players know preferred (as Game.distinct_cards does). The first card of a
-        face takes a place unseen (alone, it is an option either way); a second one sorts it out,
-        most often with one test (a hand's cards are all known alike)."""
+        """Identical cards the chooser knows: one option per face, the first place kept, the card more
+        players know preferred (Game.distinct_cards); most often one test (all known alike)."""
         v = lp.var
         first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
         faces = self.sc.const(self.g.card_face)
@@ -396,9 +382,8 @@ class DomainWriter:
                    for a, op, b in ((cond.left, cond.op, cond.right), (cond.right, _SWAP[cond.op], cond.left)))
 
     def counted(self, e: ast.Expr, joins: dict, items: dict[int, str]) -> tuple[str, bool] | None:
-        """A joined count's table whose keys are the values of `e` in order, if `e` is
-        `distinct((S where C).x)` and the table counts `it.x` over `S where C` (a zone): a dict's
-        keys keep the order they came in. With it: whether no key can be none."""
+        """A joined count's table whose keys are the values of `e` in order (`distinct((S where C).x)`,
+        the table counting `it.x` over the same), and whether no key can be none."""
         found = distinct_attr(self.c, e)
         if found is None or self.c.type(found[1]) != "list[card]" or self.sc.zone_spec(found[1].seq) is None:
             return None
@@ -422,11 +407,9 @@ class DomainWriter:
 
     # -- tests of a card
     def card_test(self, ts: list[Term], var: str, ready: set[str], pre: list[str]) -> str | None:
-        """The test of card `var` with its terms that read only the card's tables as one
-        look-up in a table of truth values made now, and one `T[card] == v` among them (v worked
-        out before the loop, `ready`) as a look-up in the set of cards whose T is v (lines added to
-        `pre`); None if no term is. Consecutive terms only, in their order: nothing that could
-        fail runs more or less often."""
+        """Card `var`'s test, consecutive terms of its tables one look-up in a table of truths, with one
+        `T[card] == v` (v `ready`) a look-up in a set of cards (found in `pre`); None if no term is.
+        In order: nothing that could fail runs more or less often."""
         pieces: list[str] = []
         run: list[Term] = []
         eq = None
@@ -473,9 +456,8 @@ class DomainWriter:
         return f"{self.sc.const(self.sc.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
 
     def or_test(self, t: Term, var: str, ready: set[str], pre: list[str], owner: list[str]) -> str | None:
-        """A piece of card_test for `A or B or ...`, each part a test of the card's tables or a
-        `T[card] == v`: a look-up per part (those of the card alone as one), in any order since
-        none can fail. None if it is not of that form."""
+        """`A or B ...`, each part of the card's tables or `T[card] == v`: a look-up a part (those of the
+        card alone as one), in any order since none can fail; else None."""
         hoisted = self.sc.hoisted
         if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in hoisted:
             return None
@@ -506,8 +488,8 @@ class DomainWriter:
         return " or ".join(out + [self.in_set(side, every, var, pre, owner) for side in eqs])
 
     def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str], owner: list[str]) -> str:
-        """`T[card] == v` for the cards that pass `ok`, as a look-up in the set of those cards
-        whose T is v, found before the loop (lines added to `pre`, for the lines `owner`)."""
+        """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
+        (once for `owner`'s lines, whatever the item's name)."""
         keys, value = eq
         sets: dict = {}
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
@@ -526,7 +508,6 @@ class DomainWriter:
         return f"{var} in {name}"
 
     def truths(self, src: str, var: str) -> list[bool] | None:
-        """Whether test `src` holds for each card as `var` (see card_values), or None."""
         values = card_values(self.sc, src, var)
         return None if values is None else [bool(v) for v in values]
 
@@ -569,8 +550,8 @@ class DomainWriter:
 
     # -- values worked out before a loop
     def value(self, name: str, src: str, join, pairs: bool, items) -> tuple[list[str], Scan | None]:
-        """Lines setting `name` to a hoisted value; for a joined count's table (`join`: its count
-        and its v), the scan that fills it, marking keys seen twice if `pairs`."""
+        """Lines setting `name` to a hoisted value; for a joined count's table (`join`: its count and v),
+        the scan filling it (`pairs`: marking keys seen again)."""
         if join is None:
             node = self.sc.hoist_nodes.get(name)
             if node is not None:
