@@ -53,13 +53,17 @@ def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=No
 
 
 def card_values(sc, src: str, var: str) -> list | None:
-    """The value of `src` for each card as `var` (SourceCompiler.card_values), if each may be a key."""
-    out = sc.card_values(src, var)
+    """The value of `src` for each card as `var` (SourceCompiler.card_values), if each may be a key;
+    worked out once per source."""
+    return sc.shared(("card values", src, var), lambda: _keys(sc.card_values(src, var)))
+
+
+def _keys(values: list | None) -> list | None:
     try:
-        hash(tuple(out or ()))
+        hash(tuple(values or ()))
     except TypeError:
         return None
-    return out
+    return values
 
 
 def reads(c, e: ast.Expr, slot: int) -> bool:
