@@ -97,7 +97,8 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
             continue
         ts = conj(w.cond)
         w_slot = c.p.slots[id(w)]
-        eqs = [t for t in ts if _is_eq(c, t, w_slot, attr, v_slot)]
+        sides = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
+        eqs = [t for t, (x, v) in sides if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -124,13 +125,6 @@ def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
                 and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
             return a.name, b
     return None
-
-
-def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
-    """`it.attr == v` (either way round), v the local v_slot?"""
-    side = _eq_side(c, t, slot)
-    return side is not None and side[0] == attr and isinstance(side[1], ast.Name) \
-        and c.p.refs.get(id(side[1])) == ("local", v_slot)
 
 
 def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:

@@ -31,21 +31,21 @@ class Term(NamedTuple):
     slots: frozenset[int]  # those holding the item
 
 
-def conj(node: ast.Expr, hoisted=()) -> list[ast.Expr]:
-    """The terms of `a and b and ...` (a part worked out before the loop is one term)."""
-    if isinstance(node, ast.Binary) and node.op == "and" and id(node) not in hoisted:
-        return conj(node.left, hoisted) + conj(node.right, hoisted)
+def conj(node: ast.Expr, hoisted=(), op: str = "and") -> list[ast.Expr]:
+    """The terms of `a and b and ...` (or `op`; a part worked out before the loop is one term)."""
+    if isinstance(node, ast.Binary) and node.op == op and id(node) not in hoisted:
+        return conj(node.left, hoisted, op) + conj(node.right, hoisted, op)
     return [node]
 
 
-def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=None) -> list[Term]:
+def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=None, op: str = "and") -> list[Term]:
     """The terms `nodes` of a loop's test, `var` its item; with `inlined` (see DomainWriter.inlined),
-    a define written in place stands for its body's terms."""
+    a define written in place stands for its body's terms (of `op`)."""
     out = []
     for t in nodes:
         body = inlined(t, items) if inlined is not None else None
         if body is not None:
-            out += terms(sc, conj(body[0], sc.hoisted), body[1], var, inlined)
+            out += terms(sc, conj(body[0], sc.hoisted, op), body[1], var, inlined, op)
             continue
         src = sc.src(t, items)
         out.append(Term(t, src, card_values(sc, src, var), items, frozenset(k for k, x in items.items() if x == var)))
@@ -117,9 +117,6 @@ class Plan:
             out += [f"for {s.var} in {s.src}:", *("    " + line for line in s.write(s.var))]
         return [line.replace(TARGET, target) for line in out + self.post]
 
-    def appends_in_scan(self) -> bool:
-        return any(TARGET in line for s in self.scans for line in s.write(s.var))
-
 
 def fuse(plans: list[Plan], own: str) -> list[str]:
     """The lines of consecutive plans (of actions), loops over one zone run as one. Options keep
@@ -130,7 +127,8 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
             by_src.setdefault(s.src, []).append((i, s))
     if all(len(v) < 2 for v in by_src.values()):
         return [line for p in plans for line in p.lines("opts")]
-    targets = ["opts" if i == 0 or not p.appends_in_scan() else own.format(i=i) for i, p in enumerate(plans)]
+    targets = ["opts" if i == 0 or not any(TARGET in line for s in p.scans for line in s.write(s.var))
+               else own.format(i=i) for i, p in enumerate(plans)]
     out = [line.replace(TARGET, t) for p, t in zip(plans, targets, strict=True) for line in p.pre]
     out += [f"{t} = []" for t in targets if t != "opts"]
     for src, scans in by_src.items():
@@ -462,24 +460,10 @@ class DomainWriter:
     def or_test(self, t: Term, var: str, ready: set[str], pre: list[str], owner: list[str]) -> str | None:
         """`A or B ...`, each part of the card's tables or `T[card] == v`: a look-up a part (those of the
         card alone as one), in any order since none can fail; else None."""
-        hoisted = self.sc.hoisted
-        if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in hoisted:
+        if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in self.sc.hoisted:
             return None
-        parts: list[Term] = []
-
-        def disjuncts(node, items) -> None:
-            body = self.inlined(node, items)
-            if body is not None:
-                disjuncts(*body)
-            elif isinstance(node, ast.Binary) and node.op == "or" and id(node) not in hoisted:
-                disjuncts(node.left, items)
-                disjuncts(node.right, items)
-            else:
-                parts.extend(terms(self.sc, [node], items, var))
-
-        disjuncts(t.node, t.items)
         alone, eqs = [], []
-        for part in parts:
+        for part in terms(self.sc, conj(t.node, self.sc.hoisted, "or"), t.items, var, self.inlined, "or"):
             side = None if part.values is not None else self.eq_ready(part, ready)
             if part.values is None and side is None:
                 return None
