@@ -415,15 +415,13 @@ class DomainWriter:
         pieces: list[str] = []
         run: list[Term] = []
         eq = None
-        tabled = False
+        plain = 0
 
         def flush() -> None:
-            nonlocal eq, run, tabled
+            nonlocal eq, run
             if run or eq is not None:
                 ok = [all(t.values[c] for t in run) for c in range(self.g.ncards)]
-                pieces.append(self.truth(ok, var) if eq is None else self.in_set(eq, ok, var, pre, pre))
-                tabled = True
-                pieces[-1] = f"({pieces[-1]})"
+                pieces.append(f"({self.truth(ok, var) if eq is None else self.in_set(eq, ok, var, pre, pre)})")
             run, eq = [], None
 
         for t in ts:
@@ -436,21 +434,17 @@ class DomainWriter:
                 flush()
                 pieces.append(f"({either})")
                 pre += more
-                tabled = True
                 continue
             side = self.eq_ready(t, ready)
-            if side is not None and eq is None:
-                eq = side
-                continue
-            flush()
+            if side is None or eq is not None:
+                flush()
             if side is not None:
                 eq = side
-                continue
-            pieces.append(t.src)
+            else:
+                pieces.append(t.src)
+                plain += 1
         flush()
-        if not tabled:
-            return None
-        return " and ".join(p for p in pieces if p != "(True)") or "True"
+        return " and ".join(p for p in pieces if p != "(True)") or "True" if plain < len(pieces) else None
 
     def truth(self, ok: list[bool], var: str) -> str:
         if all(ok) or not any(ok):
