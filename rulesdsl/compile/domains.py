@@ -596,7 +596,7 @@ class DomainWriter:
             lp = self.each_where(e.args[0], items)
             if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
-            end, v = ("-1", lp.var) if e.func in ("top", "last") else ("0", lp.var)
+            v, end = lp.var, "-1" if e.func in ("top", "last") else "0"
             over = (lambda z: f"reversed({z})") if end == "-1" else (lambda z: z)
             found = [f"{lp.at()}{name} = {v}", f"{lp.at()}break"]
             if len(lp.lines) == 2 and lp.head == v:
