@@ -147,22 +147,22 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
 class Loop:
     """`pre` lines and `scans`, then `lines` (nested), inside which `var` holds each value: `unique`,
     `nonnone`, all in zone spec `zone` (or None); the outer loop goes over zone `src` (or None) as
-    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set."""
+    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set; `fors`: its loops."""
 
     def __init__(self, pre, lines, depth, var, unique, nonnone, zone, src=None, safe=False, scans=None,
-                 head=None, binds=frozenset()):
+                 head=None, binds=frozenset(), fors=1):
         self.pre, self.lines, self.depth, self.var = pre, lines, depth, var
         self.unique, self.nonnone, self.zone = unique, nonnone, zone
         self.src, self.safe, self.scans, self.head, self.binds = src, safe, scans or [], head, binds
-        self.fors = sum(1 for line in lines if line.lstrip().startswith("for "))
+        self.fors = fors
 
     def at(self) -> str:
         return "    " * self.depth
 
-    def inside(self, pre, lines, depth, var, unique, nonnone, zone, binds=None) -> Loop:
-        """A loop within this one's outer loop (same zone, safety and scans)."""
+    def inside(self, pre, lines, depth, var, unique, nonnone, zone, binds=None, fors=0) -> Loop:
+        """A loop within this one's outer loop (same zone, safety and scans), `fors` more loops."""
         return Loop(pre, lines, depth, var, unique, nonnone, zone, self.src, self.safe, self.scans, self.head,
-                    self.binds if binds is None else binds)
+                    self.binds if binds is None else binds, self.fors + fors)
 
 
 class DomainWriter:
@@ -284,7 +284,8 @@ class DomainWriter:
                 at += "    "
             lines += [f"{at}for {v} in st.zones[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
-            return inner.inside(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec)
+            return inner.inside(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
+                                fors=1)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
@@ -373,7 +374,7 @@ class DomainWriter:
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return Loop(pre, lines, seq.depth + 1, var, seq.unique, seq.nonnone, seq.zone, seq.src, safe,
-                    scans + seq.scans, seq.head, binds)
+                    scans + seq.scans, seq.head, binds, seq.fors)
 
     def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
         """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
