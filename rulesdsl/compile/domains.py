@@ -324,6 +324,8 @@ class DomainWriter:
         return self.sc.loop(e, items, lambda inner, hoisted: self.where_loop(e, items, inner, hoisted))[2]
 
     def where_loop(self, e: ast.Where, items: dict[int, str], inner: dict[int, str], hoisted) -> Loop:
+        """each_where's loop: over a joined count's keys when they are the values (`distinct(S.x)
+        where count(S and it.x == v) ...`), else over S with C's card terms as look-ups."""
         sc = self.sc
         slot = self.c.p.slots[id(e)]
         var = inner[slot]
