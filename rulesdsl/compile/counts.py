@@ -1,25 +1,13 @@
-"""A turn's options counted instead of listed, from each hand's cards counted by face.
+"""A turn's options counted, not listed, from each hand's cards counted by face.
 
-A turn asks its player to pick among the options of all its actions, and then runs only the action
-picked. Listing the options walks the player's hand for each action that chooses a card or a value
-from it (three such actions: the hand once, with three tests a card). A straight playout
-(straight.py) needs no list: only how many options each action has, and then the one picked.
-So while a straight run lasts, the hands such a domain reads keep how many cards of each face they
-hold (`State.counts`, changed by every move of a card into or out of them), each action's options
-are counted from those numbers, and the picked option is looked for in the hand, in the order the
-list would have had. Nothing changes for the machine: the same options in the same order, the same
-picks. A `choose` statement over such a hand is counted the same way.
-
-Two forms of domain are counted, over a hand or other `hand`-shaped zone Z whose cards the chooser
-sees (a private zone of the chooser's, or a public one), where C reads the item only through its
-kind and attributes (so identical cards pass alike):
-
-- `Z where C` (or Z): the cards. The chooser knows them all, so identical cards are one option:
-  the number of faces held that pass C;
-- `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (the same Z and C, K not
-  reading v): the values. The number of values x held whose cards' number compares.
-
-Anything else is listed, as before.
+A straight playout (straight.py) needs only how many options each action has, then the one picked.
+While a straight run lasts, the hands such a domain reads keep how many cards of each face they
+hold (`State.counts`); the options are counted from those numbers and the one picked is found in the
+hand, in the order the list would have had: the same options and picks as the machine's. Over a
+`hand`-shaped zone Z the chooser sees, C reading the item only by kind and attributes (so identical
+cards pass alike), two forms are counted: `Z where C` (or Z), the faces held that pass C; and
+`distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (K not reading v), the values
+held whose cards' number compares.
 """
 
 from __future__ import annotations
@@ -27,12 +15,9 @@ from __future__ import annotations
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
-from .domains import conj
+from .domains import _SWAP, conj, distinct_attr, reads, reads_any_local, terms
 from .source import NoSource
 from .tree import _children
-
-_CMP = {">=", ">", "<=", "<", "==", "!="}
-_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
 
 
 def counted_zones(c) -> set[int]:
@@ -48,8 +33,8 @@ def counted_zones(c) -> set[int]:
 
 
 def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr] | None:
-    """("cards" or "values", the zone spec, the `where` over the zone (or None: all its cards),
-    the zone expression) if domain `e` can be counted (see the module's docstring), else None."""
+    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone) if
+    domain `e` is counted, else None."""
     if isinstance(e, ast.Where) and _is_values(c, e):
         inner = e.seq.args[0].obj
         return "values", c.source.zone_spec(inner.seq), inner, inner.seq
@@ -73,8 +58,7 @@ def _countable_zone(c, e: ast.Expr) -> int | None:
 
 
 def _face_only(c, e: ast.Expr, slot: int) -> bool:
-    """Does `e` read the item of `slot` only as `it is K` and `it.attr` (so all cards of a face
-    give the same value)?"""
+    """Does `e` read the item of `slot` only as `it is K` and `it.attr` (alike for a face's cards)?"""
 
     def item(x: ast.Expr) -> bool:
         return isinstance(x, ast.Name) and c.p.refs.get(id(x)) == ("local", slot)
@@ -92,23 +76,16 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
 
 
 def _is_values(c, e: ast.Where) -> bool:
-    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`, C static (kind and
-    attribute tests of the item and constants)?"""
-    seq = e.seq
-    if not (isinstance(seq, ast.Call) and seq.func == "distinct" and len(seq.args) == 1
-            and c.p.refs.get(id(seq)) is None and isinstance(seq.args[0], ast.Attr)):
-        return False
-    attr = seq.args[0]
-    inner = attr.obj
-    if not (isinstance(inner, ast.Where) and attr.name in c.g.attrs and _countable_zone(c, inner.seq) is not None):
-        return False
-    return _count_test(c, e, inner, attr.name) is not None
+    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`, C of the item's face?"""
+    found = distinct_attr(c, e.seq)
+    return found is not None and _countable_zone(c, found[1].seq) is not None \
+        and _count_test(c, e, found[1], found[0]) is not None
 
 
 def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
     """(OP, K) of a values domain's test `count(Z where C and it.x == v) OP K` (either way round)."""
     q = e.cond
-    if not (isinstance(q, ast.Binary) and q.op in _CMP):
+    if not (isinstance(q, ast.Binary) and q.op in _SWAP):
         return None
     v_slot = c.p.slots[id(e)]
     for count, k, op in ((q.left, q.right, q.op), (q.right, q.left, _SWAP[q.op])):
@@ -116,62 +93,38 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
         w = count.args[0]
-        if _reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
+        if reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
             continue
-        terms: list[ast.Expr] = []
-        conj(w.cond, terms)
+        ts = conj(w.cond)
         w_slot = c.p.slots[id(w)]
-        eqs = [t for t in terms if _is_eq(c, t, w_slot, attr, v_slot)]
+        sides = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
+        eqs = [t for t, (x, v) in sides if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
-        rest = [t for t in terms if t is not eqs[0]]
-        mine: list[ast.Expr] = []
-        conj(inner.cond, mine)
+        rest = [t for t in ts if t is not eqs[0]]
+        mine = conj(inner.cond)
         in_slot = c.p.slots[id(inner)]
-        try:
-            if sorted(_text(c, t, w_slot) for t in rest) != sorted(_text(c, t, in_slot) for t in mine):
+        try:  # (the item as one name: two terms alike read alike)
+            if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
+                    != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
                 continue
         except NoSource:
             continue
-        if not all(_face_only(c, t, in_slot) and not _reads_any_local(c, t, in_slot) for t in mine):
+        if not all(_face_only(c, t, in_slot) and not reads_any_local(c, t, in_slot) for t in mine):
             continue
         return op, k
     return None
 
 
 def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
-    """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot and v an
-    expression that does not read it."""
+    """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
     if not (isinstance(t, ast.Binary) and t.op == "=="):
         return None
     for a, b in ((t.left, t.right), (t.right, t.left)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and not _reads(c, b, slot):
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
             return a.name, b
     return None
-
-
-def _is_eq(c, t: ast.Expr, slot: int, attr: str, v_slot: int) -> bool:
-    """`it.attr == v` (either way round), `it` the item of slot and v the local v_slot?"""
-    side = _eq_side(c, t, slot)
-    return side is not None and side[0] == attr and isinstance(side[1], ast.Name) \
-        and c.p.refs.get(id(side[1])) == ("local", v_slot)
-
-
-def _reads(c, e: ast.Expr, slot: int) -> bool:
-
-    if isinstance(e, ast.Name):
-        return c.p.refs.get(id(e)) == ("local", slot)
-    return any(_reads(c, k, slot) for k in _children(e))
-
-
-def _reads_any_local(c, e: ast.Expr, but: int) -> bool:
-    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-
-    if isinstance(e, ast.Name):
-        ref = c.p.refs.get(id(e))
-        return ref is None or (ref[0] == "local" and ref[1] != but) or ref[0] == "builtin"
-    return any(_reads_any_local(c, k, but) for k in _children(e))
 
 
 def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
@@ -182,19 +135,11 @@ def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
         return False
 
 
-def _text(c, t: ast.Expr, slot: int) -> str:
-    """A term's source with the item of slot as one name: two terms alike read alike."""
-    return c.source.src(t, {slot: "_i90002"})
-
-
 class CountWriter:
-    """Lines that count a domain's options from the counts, and that find the option picked,
-    for a straight run (see the module's docstring)."""
+    """Lines that count a domain's options from the counts, and that find the option picked."""
 
     def __init__(self, c) -> None:
-        self.c = c
-        self.g = c.g
-        self.n = 0
+        self.c, self.g, self.n = c, c.g, 0
         first: dict[int, int] = {}
         for card, f in enumerate(c.g.card_face):
             first.setdefault(f, card)
@@ -209,11 +154,10 @@ class CountWriter:
         return [f for f, card in enumerate(self.first) if all(t[card] for t in tests)]
 
     def lines(self, e: ast.Expr, into: str, pick: str, env: bool = False) -> tuple[str, list[str], list[str]] | None:
-        """(zone, count, find) for domain e, or None if it is not counted. `zone` is the source of
-        the zone's index; `count` sets `into` to the number of options, read from `_qh`, the zone's
-        counts; `find`, run after the pick, sets `_x` to the option `pick` (its place among the
-        domain's own). Both are for a chooser who sees the zone's cards (the caller tests it).
-        `env`: they may read the unit's locals (else such a domain is not counted)."""
+        """(zone, count, find) for domain e, or None: the zone index's source; lines setting `into`
+        to the number of options, from the zone's counts `_qh`; lines setting `_x` to the option
+        `pick` (its place among them). For a chooser who sees the zone's cards (the caller tests
+        it); `env`: they may read the unit's locals."""
         form = domain_form(self.c, e)
         if form is None:
             return None
@@ -221,43 +165,37 @@ class CountWriter:
         if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
             return None
         try:
-            (zi, made), reads = self.c.source.reading(lambda: (
+            (zi, made), local = self.c.source.reading(lambda: (
                 self.c.zone_src(zone),
                 self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)))
         except NoSource:
             return None
-        if made is None or (not env and reads):
+        if made is None or (not env and local):
             return None
         return zi, made[0], made[1]
 
     def terms(self, where: ast.Where | None, var: str) -> tuple[list[list], tuple[str, ast.Expr] | None, list[str]]:
-        """Where's test of card `var`, split: the tests of the card alone that come before any other
-        test (worked out now, a value for every card), then the first `it.attr == v` (v not read
-        from the card), then the rest, in their order (their sources)."""
-        sc = self.c.source
+        """Where's test of card `var` split (domains.terms): the card's own tests before any other (a
+        value per card), the first `it.attr == v` (v not reading the card), the rest's sources."""
         static: list[list] = []
         eq: tuple[str, ast.Expr] | None = None
         dynamic: list[str] = []
         if where is not None:
             slot = self.c.p.slots[id(where)]
-            terms: list[ast.Expr] = []
-            conj(where.cond, terms)
-            for t in terms:
-                src = sc.src(t, {slot: var})
-                table = None if dynamic or _reads_any_local(self.c, t, slot) else sc.card_values(src, var)
-                if table is not None:  # (before any test that may fail: may be tested first)
-                    static.append(table)
+            for t in terms(self.c.source, conj(where.cond), {slot: var}, var):
+                if not dynamic and t.values is not None and not reads_any_local(self.c, t.node, slot):
+                    static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
-                side = _eq_side(self.c, t, slot) if not dynamic and eq is None else None
+                side = _eq_side(self.c, t.node, slot) if not dynamic and eq is None else None
                 if side is not None:
                     eq = side
                     continue
-                dynamic.append(src)
+                dynamic.append(t.src)
         return static, eq, dynamic
 
     def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool = True) -> tuple[list[str], bool]:
-        """Lines setting `group` to the face among `faces` whose `attr` is value `v` (or None), if
-        each value has one face and `one` allows it (True then), else to the tuple of those faces."""
+        """Lines setting `group` to the face among `faces` whose `attr` is `v` (or None) if each value
+        has one face and `one` allows it (True then), else to the tuple of those faces."""
         sc = self.c.source
         index: dict = {}
         for f in faces:
@@ -303,14 +241,10 @@ class CountWriter:
         return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
 
     def face_test(self, where: ast.Where, var: str) -> tuple[list[str], str] | None:
-        """Where's test of card `var` read by its face alone, for a test of the card's kind and
-        attributes (worked out now) and one `it.attr == v`, v a local, constant or variable (a
-        read that cannot fail, so it may be done before the walk): lines that find, once, the
-        faces whose attr is v, and the test of var's face (one look-up a card, where the terms
-        took one each). None for anything else (Source.found_lines then tests the terms)."""
+        """Where's test of card `var` by its face alone (one look-up a card), for tests of the card's
+        kind and attributes and one `it.attr == v`, v a read that cannot fail (read once, first):
+        the lines finding the faces whose attr is v, and the test. None for anything else."""
         static, eq, dynamic = self.terms(where, var)
-        # (tests of the card alone are tables already; v is read once, before the walk, so it must
-        # be a read that cannot fail: a local, constant or variable, not a define's expression)
         if eq is None or dynamic or not isinstance(eq[1], ast.Name) \
                 or (self.c.p.refs.get(id(eq[1])) or ("",))[0] not in ("local", "const", "var", "counter"):
             return None
@@ -319,20 +253,17 @@ class CountWriter:
         return look, f"{face}[{var}] == {group}" if one else f"{face}[{var}] in {group}"
 
     def passes(self, held: str, op: str, k: int) -> str:
-        """1 if a number of cards `held` (an expression) passes `op k`, else 0, looked up in a table
-        by that number (at most the game's cards): ints summed at the interpreter's int speed,
-        where `(held op k)` gives bools, which add up the slow way (a playout that counts six
-        faces a turn: 4% faster)."""
+        """1 if the number `held` passes `op k`, else 0, from a table: ints add up quicker than bools
+        (4% on a playout counting six faces a turn)."""
         test = {">": int.__gt__, ">=": int.__ge__, "==": int.__eq__}[op]
         sc = self.c.source
         table = sc.shared(("passes", op, k), lambda: tuple(int(test(n, k)) for n in range(self.g.ncards + 1)))
         return f"{sc.const(table)}[{held}]"
 
     def find(self, passes: str, pick: str) -> list[str]:
-        """Lines setting `_x` to the card picked: the first card, in the zone's order, of the
-        pick-th face to come whose card `_c` (face `_qf`) `passes`, or a later one of its face that
-        more players know (as the options list it: Game.distinct_cards). The walk stops at the last
-        card of the picked face (`_qr`: how many are still to come, from the counts `_qh`)."""
+        """Lines setting `_x` to the first card of the pick-th face to come whose card `_c` (face
+        `_qf`) `passes`, or a later one of its face more players know (Game.distinct_cards); the
+        walk stops at that face's last card (`_qr` still to come)."""
         face, known = self.c.source.const(self.g.card_face), "_qn"
         return [
             "_x = None", "_qs = []", f"{known} = st.known",
@@ -353,8 +284,7 @@ class CountWriter:
         ]
 
     def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
-        """The values held whose number of cards passes the test, counted; the value picked: the
-        pick-th such value to come in the zone's order (as `distinct` lists them)."""
+        """The values held whose number of cards passes, counted; the pick-th to come is picked."""
         sc = self.c.source
         attr = e.seq.args[0].name
         test = _count_test(self.c, e, inner, attr)
@@ -363,9 +293,7 @@ class CountWriter:
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"
-        terms: list[ast.Expr] = []
-        conj(inner.cond, terms)
-        tests = [sc.card_values(sc.src(t, {slot: var}), var) for t in terms]
+        tests = [t.values for t in terms(sc, conj(inner.cond), {slot: var}, var)]
         if None in tests:
             return None
         values = self.g.attrs[attr]

@@ -209,7 +209,9 @@ class LoopWriter:
             seq = self.over(seq, lambda s: f"[_x for _x in {s} if _x is not None]")
         return seq
 
-    def loop(self, e: ast.Where, items: dict[int, str]):
+    def loop(self, e: ast.Where, items: dict[int, str], test: Callable | None = None):
+        """(item's name, seq, test, hoisted): the test is C's source, or what `test(inner, hoisted)`
+        gives, called while the values worked out before the loop stand in C (domains.py)."""
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.loop_seq(e, items)
@@ -238,7 +240,7 @@ class LoopWriter:
         self.hoisted.update(saved)
         self.joins.update(joins)
         try:
-            cond = self.src(e.cond, inner)
+            cond = self.src(e.cond, inner) if test is None else test(inner, hoisted)
         finally:
             for k, old in before.items():
                 if old is None:
