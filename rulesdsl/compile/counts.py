@@ -20,18 +20,6 @@ from .source import NoSource
 from .tree import _children
 
 
-def counted_zones(c) -> set[int]:
-    """The zone specs that a turn's countable domain reads: their cards are counted by face."""
-    specs = set()
-    for a in c.p.actions:
-        first = a.body[0] if a.body else None
-        if isinstance(first, ast.Choose) and first.by is None and not first.optional:
-            form = domain_form(c, first.domain)
-            if form is not None:
-                specs.add(form[1])
-    return specs
-
-
 def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr] | None:
     """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone) if
     domain `e` is counted, else None."""
@@ -158,7 +146,7 @@ class CountWriter:
         to the number of options, from the zone's counts `_qh`; lines setting `_x` to the option
         `pick` (its place among them). For a chooser who sees the zone's cards (the caller tests
         it); `env`: they may read the unit's locals."""
-        form = domain_form(self.c, e)
+        form = self.c.plan.counted.get(id(e))  # (lower.py: which domains are counted)
         if form is None:
             return None
         kind, spec, where, zone = form
