@@ -1,0 +1,116 @@
+"""The games and decks that ship with rulesdsl, found by name: `rulesdsl play tamalo`, `rulesdsl
+list`, `import prelude "standard52"`. A wheel carries them as rulesdsl/games (pyproject.toml maps
+the checkout's games/ there), so they work wherever rulesdsl is installed, not only in a checkout.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+
+PACKAGE = Path(__file__).resolve().parent
+SUFFIX = ".rules"
+TEST_SUFFIX = ".test.rules"
+PRELUDES = "prelude"
+# Where a bare game name is looked for, in order: the seed games first, so a variant or example
+# can never hide one.
+GAME_FOLDERS = (".", "variants", "examples")
+# A bare name: what `rulesdsl play NAME` and `import prelude "NAME"` take. No folder, no suffix,
+# nothing a path could mean.
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def games_dir() -> Path | None:
+    """rulesdsl/games in an installed package; in a checkout (an editable install, or run from the
+    source tree) the top-level games/ that the package maps there."""
+    inside = PACKAGE / "games"
+    if inside.is_dir():
+        return inside
+    checkout = PACKAGE.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "games" / PRELUDES).is_dir():
+        return checkout / "games"
+    return None
+
+
+GAMES = games_dir()
+
+
+def is_name(text: str) -> bool:
+    return NAME.fullmatch(text) is not None
+
+
+def game_files() -> dict[str, Path]:
+    """Every bundled game by its name (the file's name without .rules), seed games first."""
+    found: dict[str, Path] = {}
+    if GAMES is None:
+        return found
+    for folder in GAME_FOLDERS:
+        for p in sorted((GAMES / folder).glob(f"*{SUFFIX}")):
+            if not p.name.endswith(TEST_SUFFIX):
+                found.setdefault(p.name.removesuffix(SUFFIX), p)
+    return found
+
+
+def prelude_files(roots: list[Path] | tuple[Path, ...] | None = None) -> dict[str, Path]:
+    """Every prelude of the libraries (`roots`, default the bundled games) by name, first root first."""
+    found: dict[str, Path] = {}
+    for root in (roots if roots is not None else [GAMES] if GAMES else []):
+        for p in sorted((root / PRELUDES).glob(f"*{SUFFIX}")):
+            found.setdefault(p.name.removesuffix(SUFFIX), p)
+    return found
+
+
+def find_game(arg: str) -> str:
+    """What a command's FILE argument names: itself if it is a path (or anything but a bare name),
+    else the bundled game of that name; a bare name that is neither stays as written, for the
+    loader to report."""
+    if not is_name(arg) or Path(arg).exists():
+        return arg
+    path = game_files().get(arg)
+    return str(path) if path is not None else arg
+
+
+@attrs.frozen
+class Entry:
+    """One line of `rulesdsl list`."""
+
+    name: str
+    kind: str  # "game", "variant", "example" or "prelude"
+    players: str  # "2-6", or "" for a prelude
+    summary: str
+    path: Path
+
+
+def summary(text: str, width: int = 80) -> str:
+    """A file's one-line description: the first sentence of its opening comment."""
+    words: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("#") or not line.strip("# \t"):
+            break
+        words.extend(line.lstrip("#").split())
+    first = " ".join(words)
+    end = first.find(". ")
+    first = first[: end + 1] if end >= 0 else first
+    return first if len(first) <= width else first[: width - 3].rstrip() + "..."
+
+
+def catalog() -> list[Entry]:
+    """The bundled games, variants, examples and preludes, with their player counts (read from the
+    resolved declarations: a variant may change its base's)."""
+    from . import ast
+    from .loader import resolve
+
+    kinds = {".": "game", "variants": "variant", "examples": "example"}
+    out: list[Entry] = []
+    for name, path in game_files().items():
+        players = ""
+        for d in resolve(path).decls:
+            if isinstance(d, ast.Players):
+                players = f"{d.low}-{d.high}" if d.high > d.low else f"{d.low}"
+        kind = kinds[path.parent.relative_to(GAMES).as_posix()]
+        out.append(Entry(name, kind, players, summary(path.read_text(encoding="utf-8")), path))
+    for name, path in prelude_files().items():
+        out.append(Entry(name, "prelude", "", summary(path.read_text(encoding="utf-8")), path))
+    return out
