@@ -22,19 +22,21 @@ GAME_FOLDERS = (".", "variants", "examples")
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
-def games_dir() -> Path | None:
-    """rulesdsl/games in an installed package; in a checkout (an editable install, or run from the
-    source tree) the top-level games/ that the package maps there."""
-    inside = PACKAGE / "games"
+def shipped(folder: str) -> Path | None:
+    """rulesdsl/FOLDER in an installed package; in a checkout (an editable install, or run from
+    the source tree) the top-level FOLDER that pyproject.toml maps there."""
+    inside = PACKAGE / folder
     if inside.is_dir():
         return inside
     checkout = PACKAGE.parent
-    if (checkout / "pyproject.toml").is_file() and (checkout / "games" / PRELUDES).is_dir():
-        return checkout / "games"
+    if (checkout / "pyproject.toml").is_file() and (checkout / folder).is_dir():
+        return checkout / folder
     return None
 
 
-GAMES = games_dir()
+GAMES = shipped("games")
+DOCS = shipped("docs")  # (the `new` game's comments point into docs/language.md)
+TEMPLATES = PACKAGE / "templates"
 
 
 def is_name(text: str) -> bool:
@@ -70,6 +72,14 @@ def find_game(arg: str) -> str:
         return arg
     path = game_files().get(arg)
     return str(path) if path is not None else arg
+
+
+def new_game(name: str) -> dict[str, str]:
+    """The files `rulesdsl new NAME` writes, by file name: a small game and its tests, from the
+    templates, named after NAME ("my_game" -> "My game")."""
+    title = name.replace("_", " ").replace("-", " ").strip().capitalize() or name
+    return {f"{name}{suffix}": (TEMPLATES / f"game{suffix}").read_text(encoding="utf-8")
+            .replace("{name}", name).replace("{title}", title) for suffix in (SUFFIX, TEST_SUFFIX)}
 
 
 @attrs.frozen

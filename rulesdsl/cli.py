@@ -796,6 +796,43 @@ def cmd_list(args, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- new
+
+MAX_NAME = 64
+
+
+def cmd_new(args, out: TextIO, err: TextIO) -> int:
+    from .bundled import DOCS, is_name, new_game
+
+    name = args.name
+    if name.endswith(".rules") and is_name(name.removesuffix(".test.rules").removesuffix(".rules")):
+        raise UsageError(f"NAME is the game's name, without .rules: rulesdsl new "
+                         f"{name.removesuffix('.test.rules').removesuffix('.rules')}")
+    if not is_name(name) or len(name) > MAX_NAME:
+        raise UsageError(f"'{shown(name)}' cannot name a game: use letters, digits, '_' and '-' (not first), "
+                         f"at most {MAX_NAME}, and no folder: rulesdsl new my_game")
+    files = new_game(name)
+    there = [f for f in files if Path(f).exists() or Path(f).is_symlink()]
+    if there:
+        raise UsageError(f"{' and '.join(there)} already exist{'s' if len(there) == 1 else ''}: "
+                         "nothing was written (choose another NAME, or move the files away)")
+    try:
+        for f, text in files.items():
+            with open(f, "x", encoding="utf-8") as stream:
+                stream.write(text)
+    except OSError as e:
+        print(f"error: cannot write {e.filename or 'the files'}: {(e.strerror or str(e)).lower()}", file=err)
+        return EXIT_ERROR
+    game, tests = files
+    print(f"Wrote {game} (a small game on the standard deck) and {tests} (its tests). Next:", file=out)
+    for line in (f"rulesdsl check {game}", f"rulesdsl play {game}", f"rulesdsl simulate {game} --games 1000",
+                 f"rulesdsl test {game}"):
+        print(f"  {line}", file=out)
+    where = f"{DOCS / 'language.md'}" if DOCS is not None else "docs/language.md"
+    print(f"Each part of {game} says where the language reference ({where}) describes it.", file=out)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -941,6 +978,11 @@ def _add_replay(sub) -> None:
     r.add_argument("--quiet", action="store_true", help="show only the moves and the end")
 
 
+def _add_new(sub) -> None:
+    n = sub.add_parser("new", help="start a new game: write NAME.rules and NAME.test.rules here")
+    n.add_argument("name", metavar="NAME", help="the game's name: letters, digits, '_' and '-'")
+
+
 def _add_list(sub) -> None:
     sub.add_parser("list", help="list the bundled games, variants and preludes")
 
@@ -950,7 +992,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
-                _add_list):
+                _add_list, _add_new):
         add(sub)
     return p
 
@@ -976,6 +1018,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         _bundled_names(args)
         if args.command == "list":
             return cmd_list(args, out, err)
+        if args.command == "new":
+            return cmd_new(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
         if args.command == "play":

@@ -1,0 +1,99 @@
+"""`rulesdsl new NAME`: a start for a new game that checks, plays, simulates and passes its own
+tests, whose every part points to where docs/language.md describes it, and that never overwrites."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .conftest import ROOT, run_cli
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A fresh current folder outside the checkout (as a user's would be)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_new_writes_a_game_and_its_tests_here(here):
+    code, out, err = run_cli("new", "demo")
+    assert code == 0, err
+    assert sorted(p.name for p in here.iterdir()) == ["demo.rules", "demo.test.rules"]
+    assert "rulesdsl test demo.rules" in out and "language.md" in out
+    text = (here / "demo.rules").read_text(encoding="utf-8")
+    assert 'game "Demo"' in text and 'import prelude "standard52"' in text
+    assert 'import "demo.rules"' in (here / "demo.test.rules").read_text(encoding="utf-8")
+
+
+def test_the_new_game_checks_plays_simulates_and_passes_its_own_tests(here):
+    assert run_cli("new", "my_game")[0] == 0
+    code, out, _ = run_cli("check", "my_game.rules", "my_game.test.rules")
+    assert code == 0 and "ok: My game, 2-4 players, 52 cards, 2 actions" in out
+    code, out, _ = run_cli("play", "my_game.rules", "--seed", "1", stdin="1\n" * 60)
+    assert code == 0 and ("You win!" in out or "Winner:" in out or "share the win" in out)
+    code, out, _ = run_cli("simulate", "my_game.rules", "--games", "100", "--players", "4", "--workers", "1", "--json")
+    stats = json.loads(out)
+    assert code == 0 and stats["capped"] == 0 and stats["games"] == 100
+    code, out, _ = run_cli("test", "my_game.rules", "--games", "20")
+    assert code == 0, out
+    assert "scenarios: 2 passed, 0 failed" in out and "checking 3 invariants" in out and "no failure" in out
+
+
+def test_the_new_games_tests_catch_a_broken_rule(here):
+    assert run_cli("new", "demo")[0] == 0
+    game = here / "demo.rules"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("c.value > top(pile).value", "c.value >= top(pile).value"), encoding="utf-8")
+    code, out, _ = run_cli("test", "demo.rules", "--games", "30")
+    assert code == 1 and "FAILED" in out and "the_pile_climbs" in out
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_each_part_of_the_new_files_points_to_where_the_language_reference_describes_it(here):
+    assert run_cli("new", "demo")[0] == 0
+    language = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    anchors = {slug(h) for h in re.findall(r"^#+ (.+)$", language, re.M)}
+    for name in ("demo.rules", "demo.test.rules"):
+        paragraphs = (here / name).read_text(encoding="utf-8").split("\n\n")
+        kind = None
+        for part in paragraphs[1:]:  # (the first is the file's own description)
+            first = part.split()[0]
+            if first != "#":  # a second declaration of the kind just described (two actions) shares its pointer
+                assert first == kind, f"{name}: a part without its pointer to docs/language.md:\n{part}"
+                continue
+            kind = next(line for line in part.splitlines() if not line.startswith("#")).split()[0]
+            pointer = [line for line in part.splitlines() if line.startswith("#") and "docs/language.md#" in line]
+            assert len(pointer) == 1, f"{name}: a part without its pointer to docs/language.md:\n{part}"
+            named = re.findall(r"#([a-z0-9-]+)", pointer[0].split("docs/language.md", 1)[1])
+            assert named and set(named) <= anchors, f"{name}: no such section of docs/language.md: {named}"
+
+
+def test_new_never_overwrites(here):
+    (here / "demo.test.rules").write_text("mine\n", encoding="utf-8")
+    code, _, err = run_cli("new", "demo")
+    assert code == 2 and "demo.test.rules already exists: nothing was written" in err
+    assert not (here / "demo.rules").exists()
+    assert (here / "demo.test.rules").read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("demo.rules", "without .rules: rulesdsl new demo"),
+    ("demo.test.rules", "without .rules: rulesdsl new demo"),
+    ("../demo", "cannot name a game"),
+    ("sub/demo", "cannot name a game"),
+    ("-demo", "cannot name a game"),
+    ("my game", "cannot name a game"),
+    ("démo\x1b", "cannot name a game"),
+    ("x" * 65, "at most 64"),
+])
+def test_new_refuses_a_name_that_is_not_a_plain_name(here, name, says):
+    code, _, err = run_cli("new", "--", name)
+    assert code == 2 and says in err and "\x1b" not in err
+    assert list(here.iterdir()) == []
