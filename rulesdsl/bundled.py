@@ -103,7 +103,7 @@ def summary(text: str, width: int = 80) -> str:
     first = " ".join(words)
     end = first.find(". ")
     first = first[: end + 1] if end >= 0 else first
-    return first if len(first) <= width else first[: width - 3].rstrip() + "..."
+    return first if len(first) <= width else first[: width - 2].rsplit(" ", 1)[0].rstrip(",;:") + "..."
 
 
 def catalog() -> list[Entry]:

@@ -85,7 +85,7 @@ def test_list_shows_every_bundled_game_with_its_players_and_one_line():
 def test_summary_is_the_first_sentence_of_the_opening_comment():
     text = "# Snap: shout first. Then more\n# of the same.\n\ngame \"Snap\"\n"
     assert bundled.summary(text) == "Snap: shout first."
-    assert bundled.summary("# " + "word " * 40, width=20) == "word word word wo..."
+    assert bundled.summary("# " + "word, " * 40, width=20) == "word, word, word..."
     assert bundled.summary('game "X"\n') == ""
 
 
@@ -158,3 +158,10 @@ def test_compare_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path):
                            "--plot", str(tmp_path / "p.png"))
     assert code == 2 and "--plot needs matplotlib: pip install 'rulesdsl[plot]'" in err
     assert not (tmp_path / "p.png").exists()
+
+
+def test_language_md_shows_what_check_prints_for_an_unknown_prelude(elsewhere):
+    (elsewhere / "g.rules").write_text('import prelude "standard53"\n' + DECKLESS, encoding="utf-8")
+    with pytest.raises(RulesError) as e:
+        rulesdsl.load("g.rules")
+    assert e.value.format() in (GAMES.parent / "docs" / "language.md").read_text(encoding="utf-8")

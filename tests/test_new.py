@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 
 import pytest
 
@@ -97,3 +98,59 @@ def test_new_refuses_a_name_that_is_not_a_plain_name(here, name, says):
     code, _, err = run_cli("new", "--", name)
     assert code == 2 and says in err and "\x1b" not in err
     assert list(here.iterdir()) == []
+
+
+# ---------------------------------------------------------------- the docs show what `new` writes and prints
+
+
+def sessions(doc: str) -> list[tuple[list[str], list[str]]]:
+    """(args, output lines) of each `$ rulesdsl ...` of the doc's ```console blocks, in order: the
+    sessions that write files, which the docs tests (run in the checkout) leave to this module."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        for chunk in re.split(r"^(?=\$ )", block, flags=re.M):
+            if chunk.startswith("$ rulesdsl "):
+                first, *rest = chunk.splitlines()
+                out.append((shlex.split(first.removeprefix("$ rulesdsl ")), rest))
+    return out
+
+
+def normal(line: str) -> str:
+    """A line as the docs show it: the docs' folder as `...`, a passing run without its move count."""
+    line = re.sub(r"\(\S*/docs/language\.md\)", "(.../docs/language.md)", line.rstrip())
+    return re.sub(r"^(generated games: \d+ games), \d+ moves, no failure$", r"\1, N moves, no failure", line)
+
+
+@pytest.mark.parametrize("doc", ["cli.md", "tutorial.md"])
+def test_the_sessions_the_docs_show_are_what_new_and_its_game_print(here, doc):
+    shown = sessions(doc)
+    assert shown and shown[0][0] == ["new", "demo"]
+    for args, expected in shown:
+        _, out, err = run_cli(*args)
+        assert [normal(x) for x in (out + err).splitlines()] == [normal(x) for x in expected], args
+
+
+def test_the_tutorial_quotes_the_game_new_writes(here):
+    assert run_cli("new", "demo")[0] == 0
+    lines = {line.strip() for line in (here / "demo.rules").read_text(encoding="utf-8").splitlines()}
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    start = text.split("## 0. A start", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```rules\n(.*?)```", start, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        missing = [line for line in block.splitlines() if line.strip() and line.strip() not in lines]
+        assert not missing, f"not in the game `rulesdsl new demo` writes: {missing}"
+
+
+def test_one_process_testing_the_same_name_in_two_folders_tests_each_folders_game(tmp_path, monkeypatch):
+    for folder in ("good", "broken"):
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        assert run_cli("new", "demo")[0] == 0
+    broken = tmp_path / "broken" / "demo.rules"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("> top(pile).value", ">= top(pile).value"),
+                      encoding="utf-8")
+    for folder, code in (("good", 0), ("broken", 1), ("good", 0)):
+        monkeypatch.chdir(tmp_path / folder)
+        assert run_cli("test", "demo.rules", "--games", "30")[0] == code, folder

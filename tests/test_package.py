@@ -147,7 +147,8 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed, outside)
 
 def readme_commands() -> list[list[str]]:
     """The README's "What you can do with it" block, each command with bundled names for its files
-    (`games/variants/tempurra-*.rules` -> every such variant's name) and shorter runs (FEWER)."""
+    (a path such as `games/variants/tempurra-*.rules` -> every such variant's name) and shorter
+    runs (FEWER)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     block = text.split("## What you can do with it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     commands = []
@@ -168,9 +169,10 @@ def readme_commands() -> list[list[str]]:
 
 def test_the_readme_block_is_read_whole():
     commands = readme_commands()
-    assert {c[0] for c in commands} == {"check", "play", "simulate", "test", "compare", "arena", "explain"}
-    assert ["compare", "tempurra", "tempurra-choose-yourself", "tempurra-hot-plate", "tempurra-no-plus-one",
-            "tempurra-strict-skip", "tempurra-two-tokens", "--games", "2"] in commands
+    assert {c[0] for c in commands} == {"list", "check", "play", "simulate", "test", "compare", "arena", "explain",
+                                        "new"}
+    assert ["compare", "tempurra", "tempurra-two-tokens", "tempurra-hot-plate", "--games", "2"] in commands
+    assert ["simulate", "tempurra", "--games", "2", "--workers", "2"] in commands
 
 
 @pytest.mark.parametrize("args", readme_commands(), ids=" ".join)
