@@ -90,7 +90,6 @@ class Entry:
     kind: str  # "game", "variant", "example" or "prelude"
     players: str  # "2-6", or "" for a prelude
     summary: str
-    path: Path
 
 
 def summary(text: str, width: int = 80) -> str:
@@ -120,7 +119,7 @@ def catalog() -> list[Entry]:
             if isinstance(d, ast.Players):
                 players = f"{d.low}-{d.high}" if d.high > d.low else f"{d.low}"
         kind = kinds[path.parent.relative_to(GAMES).as_posix()]
-        out.append(Entry(name, kind, players, summary(path.read_text(encoding="utf-8")), path))
+        out.append(Entry(name, kind, players, summary(path.read_text(encoding="utf-8"))))
     for name, path in prelude_files().items():
-        out.append(Entry(name, "prelude", "", summary(path.read_text(encoding="utf-8")), path))
+        out.append(Entry(name, "prelude", "", summary(path.read_text(encoding="utf-8"))))
     return out

@@ -816,12 +816,18 @@ def cmd_new(args, out: TextIO, err: TextIO) -> int:
     if there:
         raise UsageError(f"{' and '.join(there)} already exist{'s' if len(there) == 1 else ''}: "
                          "nothing was written (choose another NAME, or move the files away)")
+    written: list[str] = []
     try:
         for f, text in files.items():
             with open(f, "x", encoding="utf-8") as stream:
+                written.append(f)
                 stream.write(text)
     except OSError as e:
-        print(f"error: cannot write {e.filename or 'the files'}: {(e.strerror or str(e)).lower()}", file=err)
+        for f in written:  # (half a start is no start)
+            with contextlib.suppress(OSError):
+                Path(f).unlink()
+        print(f"error: cannot write {e.filename or 'the files'}: {(e.strerror or str(e)).lower()}; "
+              "nothing was written", file=err)
         return EXIT_ERROR
     game, tests = files
     print(f"Wrote {game} (a small game on the standard deck) and {tests} (its tests). Next:", file=out)

@@ -154,3 +154,17 @@ def test_one_process_testing_the_same_name_in_two_folders_tests_each_folders_gam
     for folder, code in (("good", 0), ("broken", 1), ("good", 0)):
         monkeypatch.chdir(tmp_path / folder)
         assert run_cli("test", "demo.rules", "--games", "30")[0] == code, folder
+
+
+def test_new_leaves_nothing_behind_when_it_cannot_write_both_files(here, monkeypatch):
+    real_open = open
+
+    def failing_open(file, mode="r", *args, **kwargs):
+        if str(file).endswith(".test.rules") and "x" in mode:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", failing_open)
+    code, _, err = run_cli("new", "demo")
+    assert code == 1 and "cannot write demo.test.rules: permission denied; nothing was written" in err
+    assert list(here.iterdir()) == []
