@@ -1,10 +1,10 @@
 """From a path to the declarations of one game: imports followed, variants resolved.
 
 `import "FILE"` brings another file's declarations in; `import prelude "NAME"` brings in a
-library's prelude by name (the bundled `standard52`), from anywhere. `extends "FILE"` makes this file a variant:
-the base's declarations come first, then this file's, where `replace DECL` takes the place of
-the base's declaration of the same thing and `remove ...` drops it. Replacing or removing what
-the base lacks, or declaring again what it has without `replace`, is a located error.
+library's prelude by name (the bundled `standard52`), from anywhere. `extends "FILE"` makes this
+file a variant: the base's declarations come first, then this file's, where `replace DECL` takes
+the place of the base's declaration of the same thing and `remove ...` drops it. Replacing or
+removing what the base lacks, or declaring again what it has without `replace`, is a located error.
 
 A rules file is untrusted, so what it may make us read is narrow (docs/language.md, "Where
 imports may point"): only regular files named `*.rules`, in UTF-8, `MAX_BYTES` in all,
