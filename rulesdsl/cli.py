@@ -776,7 +776,8 @@ LIST_HEADINGS = {
 
 def cmd_list(args, out: TextIO, err: TextIO) -> int:
     from . import __version__
-    from .bundled import GAMES, catalog
+    from .bundled import GAMES
+    from .catalog import catalog
 
     if GAMES is None:
         print("error: this installation of rulesdsl has no bundled games (its rulesdsl/games folder is missing); "

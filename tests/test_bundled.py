@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import rulesdsl
-from rulesdsl import bundled, loader
+from rulesdsl import bundled, catalog, loader
 from rulesdsl.errors import RulesError
 
 from .conftest import GAMES, run_cli
@@ -84,9 +84,9 @@ def test_list_shows_every_bundled_game_with_its_players_and_one_line():
 
 def test_summary_is_the_first_sentence_of_the_opening_comment():
     text = "# Snap: shout first. Then more\n# of the same.\n\ngame \"Snap\"\n"
-    assert bundled.summary(text) == "Snap: shout first."
-    assert bundled.summary("# " + "word, " * 40, width=20) == "word, word, word..."
-    assert bundled.summary('game "X"\n') == ""
+    assert catalog.summary(text) == "Snap: shout first."
+    assert catalog.summary("# " + "word, " * 40, width=20) == "word, word, word..."
+    assert catalog.summary('game "X"\n') == ""
 
 
 # ---------------------------------------------------------------- import prelude "NAME"
