@@ -195,3 +195,14 @@ def test_new_demo_then_its_tests_pass_in_the_clean_environment(installed, outsid
     assert re.search(r"^  tamalo +2-6 players +Tamalo: ", shown, re.M)
     docs = Path(installed["VIRTUAL_ENV"])
     assert any(str(docs) in line and line.endswith("language.md) describes it.") for line in shown.splitlines())
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "tempurra", "tempurra-two-tokens", "--games", "2", "--plot", "p.png"],
+    ["simulate", "tamalo", "--games", "2", "--backend", "ray"],
+], ids=["plot", "ray"])
+def test_an_option_whose_extra_is_not_installed_names_the_extra(installed, outside, args):
+    r = run(["rulesdsl", *args], outside, installed)
+    extra = "plot" if "--plot" in args else "ray"
+    assert r.returncode == 2 and f"pip install 'rulesdsl[{extra}]'" in r.stderr, r.stdout + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
