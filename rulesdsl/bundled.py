@@ -1,4 +1,4 @@
-"""The games and decks that ship with rulesdsl, found by name: `rulesdsl play tamalo`, `rulesdsl
+"""The games and decks that ship with rulesdsl, found by name: `rulesdsl play NAME`, `rulesdsl
 list`, `import prelude "standard52"`. A wheel carries them as rulesdsl/games (pyproject.toml maps
 the checkout's games/ there), so they work wherever rulesdsl is installed, not only in a checkout.
 """

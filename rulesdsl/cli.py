@@ -77,7 +77,7 @@ def _require(module: str, what: str, install: str) -> None:
 
 
 def _bundled_names(args) -> None:
-    """A bare name where a rules file is taken (`rulesdsl play tamalo`) means the bundled game of
+    """A bare name where a rules file is taken (`rulesdsl play NAME`) means the bundled game of
     that name; a file of that name, or any path, is read as it is."""
     from .bundled import find_game, game_files, is_name
 

@@ -43,7 +43,7 @@ MAX_FILES = 256  # files read through imports and extends in one load (a diamond
 PROJECT_MARKERS = (".git", "pyproject.toml")
 # Libraries: folders searched after the importing file's own folder, and always allowed. Each
 # holds its preludes in prelude/NAME.rules (`import prelude "NAME"`). The bundled games are one
-# (so an installed variant may extend ../tamalo.rules); a package that ships preludes adds its own.
+# (so an installed variant may extend ../base.rules); a package that ships preludes adds its own.
 LIBRARY_ROOTS: list[Path] = [bundled.GAMES] if bundled.GAMES is not None else []
 
 
