@@ -478,6 +478,7 @@ class Scenario(Decl):
 @attrs.frozen(eq=False)
 class Import(Decl):
     path: str
+    prelude: bool = False  # `import prelude "NAME"`: a library's prelude by name, never a path
 
 
 @attrs.frozen(eq=False)

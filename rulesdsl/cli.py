@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import random
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
-from .errors import IllegalMove, RulesError, RulesRuntimeError
+from .errors import IllegalMove, RulesError, RulesRuntimeError, did_you_mean
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
@@ -64,6 +65,36 @@ def _load(args) -> object:
 def _allowed(args) -> list[str]:
     """--allow-path folders: where imports may read besides the file's project and the preludes."""
     return list(getattr(args, "allow_path", None) or ())
+
+
+def _require(module: str, what: str, install: str) -> None:
+    """A missing library is named with the command that installs it, not met as an ImportError's
+    traceback halfway through a run (the extras, and a dependency a broken install lost)."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise UsageError(f"{what} needs {module}: {install}") from None
+
+
+def _bundled_names(args) -> None:
+    """A bare name where a rules file is taken (`rulesdsl play NAME`) means the bundled game of
+    that name; a file of that name, or any path, is read as it is."""
+    from .bundled import find_game, game_files, is_name
+
+    def find(arg: str) -> str:
+        found = find_game(arg)
+        if found == arg and is_name(arg) and not Path(arg).exists():
+            close = did_you_mean(arg, game_files())
+            raise UsageError(f"no file '{arg}' and no bundled game of that name" + (f" ({close})" if close else "")
+                             + "; `rulesdsl list` shows the bundled games")
+        return found
+
+    for attr in ("file", "base"):
+        if hasattr(args, attr):
+            setattr(args, attr, find(getattr(args, attr)))
+    for attr in ("files", "variants"):
+        if hasattr(args, attr):
+            setattr(args, attr, [find(f) for f in getattr(args, attr)])
 
 
 def _workers(args) -> tuple[int, str]:
@@ -459,6 +490,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
 
     if args.profile not in PROFILES:
         raise UsageError(f"--profile must be one of {', '.join(PROFILES)}")
+    _require("hypothesis", "rulesdsl test", "pip install rulesdsl installs it; here: pip install 'hypothesis>=6.100'")
     _check_run_sizes(args)
     files = [args.file] + ([companion(args.file)] if companion(args.file) else [])
     allowed = _allowed(args)
@@ -570,10 +602,7 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
     # every file checks first
     games = [load(f, players=args.players, limits=limits, allow_paths=allowed, **params) for f in files]
     if args.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plot needs matplotlib: pip install 'rulesdsl[plot]'") from None
+        _require("matplotlib", "--plot", "pip install 'rulesdsl[plot]'")
     seed = args.seed if args.seed is not None else 0
     try:
         stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers, backend,
@@ -735,6 +764,82 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- list
+
+LIST_HEADINGS = {
+    "game": "Games",
+    "variant": "Variants (house rules; `rulesdsl explain NAME --diff` shows what each changes)",
+    "example": "Examples",
+    "prelude": 'Preludes (in a rules file: import prelude "NAME")',
+}
+
+
+def cmd_list(args, out: TextIO, err: TextIO) -> int:
+    from . import __version__
+    from .bundled import GAMES
+    from .catalog import catalog
+
+    if GAMES is None:
+        print("error: this installation of rulesdsl has no bundled games (its rulesdsl/games folder is missing); "
+              "reinstall it: pip install --force-reinstall rulesdsl", file=err)
+        return EXIT_ERROR
+    entries = catalog()
+    width = max(len(e.name) for e in entries)
+    print(f"The games bundled with rulesdsl {__version__} ({GAMES}). Any command takes a NAME in place of a "
+          f"file: rulesdsl play NAME", file=out)
+    for kind, heading in LIST_HEADINGS.items():
+        rows = [e for e in entries if e.kind == kind]
+        if rows:
+            print(f"\n{heading}:", file=out)
+        for e in rows:
+            players = f"{e.players} players" if e.players else ""
+            print(f"  {e.name:<{width}}  {players:<11}  {e.summary}".rstrip(), file=out)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- new
+
+MAX_NAME = 64
+
+
+def cmd_new(args, out: TextIO, err: TextIO) -> int:
+    from .bundled import DOCS, is_name, new_game
+
+    name = args.name
+    if name.endswith(".rules") and is_name(name.removesuffix(".test.rules").removesuffix(".rules")):
+        raise UsageError(f"NAME is the game's name, without .rules: rulesdsl new "
+                         f"{name.removesuffix('.test.rules').removesuffix('.rules')}")
+    if not is_name(name) or len(name) > MAX_NAME:
+        raise UsageError(f"'{shown(name)}' cannot name a game: use letters, digits, '_' and '-' (not first), "
+                         f"at most {MAX_NAME}, and no folder: rulesdsl new my_game")
+    files = new_game(name)
+    there = [f for f in files if Path(f).exists() or Path(f).is_symlink()]
+    if there:
+        raise UsageError(f"{' and '.join(there)} already exist{'s' if len(there) == 1 else ''}: "
+                         "nothing was written (choose another NAME, or move the files away)")
+    written: list[str] = []
+    try:
+        for f, text in files.items():
+            with open(f, "x", encoding="utf-8") as stream:
+                written.append(f)
+                stream.write(text)
+    except OSError as e:
+        for f in written:  # (half a start is no start)
+            with contextlib.suppress(OSError):
+                Path(f).unlink()
+        print(f"error: cannot write {e.filename or 'the files'}: {(e.strerror or str(e)).lower()}; "
+              "nothing was written", file=err)
+        return EXIT_ERROR
+    game, tests = files
+    print(f"Wrote {game} (a small game on the standard deck) and {tests} (its tests). Next:", file=out)
+    for line in (f"rulesdsl check {game}", f"rulesdsl play {game}", f"rulesdsl simulate {game} --games 1000",
+                 f"rulesdsl test {game}"):
+        print(f"  {line}", file=out)
+    where = f"{DOCS / 'language.md'}" if DOCS is not None else "docs/language.md"
+    print(f"Each part of {game} says where the language reference ({where}) describes it.", file=out)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -880,11 +985,21 @@ def _add_replay(sub) -> None:
     r.add_argument("--quiet", action="store_true", help="show only the moves and the end")
 
 
+def _add_new(sub) -> None:
+    n = sub.add_parser("new", help="start a new game: write NAME.rules and NAME.test.rules here")
+    n.add_argument("name", metavar="NAME", help="the game's name: letters, digits, '_' and '-'")
+
+
+def _add_list(sub) -> None:
+    sub.add_parser("list", help="list the bundled games, variants and preludes")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay):
+    for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
+                _add_list, _add_new):
         add(sub)
     return p
 
@@ -907,6 +1022,11 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return EXIT_USAGE
     try:
         _limits(args)  # a bad --limit stops any command before it reads a file
+        _bundled_names(args)
+        if args.command == "list":
+            return cmd_list(args, out, err)
+        if args.command == "new":
+            return cmd_new(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
         if args.command == "play":

@@ -1,13 +1,14 @@
 """From a path to the declarations of one game: imports followed, variants resolved.
 
-`import "FILE"` brings another file's declarations in. `extends "FILE"` makes this file a variant:
-the base's declarations come first, then this file's, where `replace DECL` takes the place of
-the base's declaration of the same thing and `remove ...` drops it. Replacing or removing what
-the base lacks, or declaring again what it has without `replace`, is a located error.
+`import "FILE"` brings another file's declarations in; `import prelude "NAME"` brings in a
+library's prelude by name (the bundled `standard52`), from anywhere. `extends "FILE"` makes this
+file a variant: the base's declarations come first, then this file's, where `replace DECL` takes
+the place of the base's declaration of the same thing and `remove ...` drops it. Replacing or
+removing what the base lacks, or declaring again what it has without `replace`, is a located error.
 
 A rules file is untrusted, so what it may make us read is narrow (docs/language.md, "Where
 imports may point"): only regular files named `*.rules`, in UTF-8, `MAX_BYTES` in all,
-inside the allowed roots (the top file's project, the library of preludes, `--allow-path`),
+inside the allowed roots (the top file's project, the libraries, `--allow-path`),
 symbolic links resolved first. A file refused is never read, so no error can quote it.
 """
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import attrs
 
-from . import ast
+from . import ast, bundled
 from .errors import Diagnostic, RulesError, did_you_mean
 from .parser import parse_text
 
@@ -40,9 +41,10 @@ MAX_BYTES = 1 << 17
 MAX_FILES = 256  # files read through imports and extends in one load (a diamond of imports grows fast)
 # A folder holding one of these is a project: the top file's imports may reach anywhere inside it.
 PROJECT_MARKERS = (".git", "pyproject.toml")
-# Folders searched after the importing file's own folder, and always allowed: the library of
-# preludes. A package that ships preludes adds its folder here.
-LIBRARY_ROOTS: list[Path] = []
+# Libraries: folders searched after the importing file's own folder, and always allowed. Each
+# holds its preludes in prelude/NAME.rules (`import prelude "NAME"`). The bundled games are one
+# (so an installed variant may extend ../base.rules); a package that ships preludes adds its own.
+LIBRARY_ROOTS: list[Path] = [bundled.GAMES] if bundled.GAMES is not None else []
 
 
 @attrs.frozen
@@ -152,6 +154,23 @@ class _Loader:
                 return there
         return here
 
+    def prelude(self, d: ast.Import) -> Path:
+        """`import prelude "NAME"`: prelude/NAME.rules of the first library that has it, else a
+        located error with the names there are."""
+        known = bundled.prelude_files(self.roots.library)
+        if d.path in known:
+            return known[d.path]
+        name = d.path if d.path.isprintable() else d.path.encode("unicode_escape").decode("ascii")
+        there = f"the preludes are: {', '.join(known)}" if known else "no library of preludes is installed"
+        if bundled.is_name(d.path):
+            hint = did_you_mean(d.path, known)
+            raise RulesError([Diagnostic(d.span, f"there is no prelude named '{name}'",
+                                         f"{hint} ({there})" if hint else there)])
+        stem = Path(d.path).name.removesuffix(SUFFIX)
+        hint = f'write `import prelude "{stem}"`' if stem in known else there
+        raise RulesError([Diagnostic(d.span, f"a prelude is imported by its name, not a path: '{name}'",
+                                     f"{hint}; a file is imported by its path with `import \"FILE{SUFFIX}\"`")])
+
     def read(self, path: Path, via: ast.Decl | None, what: str) -> tuple[Path, str]:
         """The resolved path and text of a file the rules may read; else a located RulesError (at
         the import, or at 1:1 of the top file). The text of a file refused is never read."""
@@ -159,7 +178,8 @@ class _Loader:
             span = via.span if via is not None else ast.Span(shown, 1, 1, 1, 2)
             return RulesError([Diagnostic(span, message, hint)])
 
-        written = via.path if isinstance(via, (ast.Import, ast.Extends)) else str(path)
+        by_path = isinstance(via, (ast.Import, ast.Extends)) and not getattr(via, "prelude", False)
+        written = via.path if by_path else str(path)
         shown = written.encode("unicode_escape").decode("ascii") if not written.isprintable() else written
         head = f"cannot {what} '{shown}'" if via is not None else f"cannot read '{shown}'"
         if not written.strip():
@@ -235,7 +255,8 @@ class _Loader:
                chain: tuple[Path, ...]) -> Resolved:
         """The file an import or extends names; its errors quote the importing file too."""
         try:
-            return self.resolve(self.locate(d.path, path.parent), d, chain)
+            found = self.prelude(d) if isinstance(d, ast.Import) and d.prelude else self.locate(d.path, path.parent)
+            return self.resolve(found, d, chain)
         except RulesError as e:
             raise RulesError(e.diagnostics, {**sources, **e.sources}) from None
 

@@ -402,6 +402,10 @@ class _Build(Transformer):
     def import_decl(self, meta, c):
         return ast.Import(unquote(c[0]), span=self.span(meta))
 
+    @v_args(meta=True)
+    def prelude_import_decl(self, meta, c):
+        return ast.Import(unquote(c[0]), prelude=True, span=self.span(meta))
+
     # -- statements
     def block(self, c):
         return tuple(c)

@@ -9,6 +9,7 @@ seed, moves) that `rulesdsl replay` plays back.
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -201,9 +202,22 @@ def invariant_problems(st: State) -> Failure | None:
 # ---------------------------------------------------------------- scenarios
 
 
-@lru_cache(maxsize=64)
 def _load_with(path: str, players: int, params: tuple, limits: tuple, allow_paths: tuple = ()) -> Game:
+    return _cached(path, players, params, limits, allow_paths, _identity(path))
+
+
+@lru_cache(maxsize=64)
+def _cached(path: str, players: int, params: tuple, limits: tuple, allow_paths: tuple, _file: tuple) -> Game:
     return load(path, players=players, limits=dict(limits), allow_paths=allow_paths, **dict(params))
+
+
+def _identity(path: str) -> tuple:
+    """Which file a path names now (a relative path names another from another folder, and a file
+    may be rewritten), so that a process that tests several files never reuses a stale game."""
+    try:
+        return os.path.realpath(path), os.stat(path).st_mtime_ns
+    except (OSError, ValueError):
+        return (path,)
 
 
 def _load(path: str, players: int, params: tuple, allow_paths: tuple = ()) -> Game:
