@@ -15,7 +15,7 @@ from ..engine.state import (
     SUSPEND,
     SUSPENDED,
 )
-from .source import ENV, Logged, Naming, Variant, env_list, named
+from .source import ENV, ST, Logged, Naming, Variant, env_list, named
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -123,7 +123,7 @@ def _entered(game, end: int) -> list[Item]:
     machine enters it. A leaf runs here to its end and the block goes on where the turn goes on
     after the action; any other action gets its frame, and the machine runs it."""
 
-    out: list[Item] = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
+    out: list[Item] = [f"st.moves += 1; st.budget = {ST.step_limit}; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
     for a, (code, nlocals, slot) in enumerate(game.action_entry):
         pc = 1 if slot >= 0 else 0
         out.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
@@ -341,8 +341,8 @@ def _ask(lay: _Layout, item: Ask, owner: int) -> tuple[list[str], list[int]]:
         return [ind + asked, f"{ind}return {SUSPEND}"], [owner] * 2
     ask = f"{asked}; st.stack[-1][1] = {pos}"
     taken = _answered(lay, item, owner, pos)
-    head = [f"{ind}if st.pick is not None and st.moves != st.stop:", f"{ind}    st.chooser = {item.chooser}",
-            f"{ind}    try: _i = st.pick(len(_v))", f"{ind}    except BaseException:",
+    head = [f"{ind}if {ST.pick} is not None and st.moves != {ST.stop}:", f"{ind}    st.chooser = {item.chooser}",
+            f"{ind}    try: _i = {ST.pick}(len(_v))", f"{ind}    except BaseException:",
             f"{ind}        {ask}", f"{ind}        raise", f"{ind}    if 0 <= _i < len(_v):"]
     rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", f"{ind}return {SUSPENDED}"]
     return ([*head, *(f"{ind}        {x}" for x in taken[0]), *rest],
@@ -356,7 +356,7 @@ def _answered(lay: _Layout, item: Ask, owner: int, pos: int) -> tuple[list[str],
     game = lay.game
     if item.decision:
         slot = game.decision_slot[item.decision]
-        taken: list[Item] = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", Goto(pos)]
+        taken: list[Item] = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = {ST.step_limit}", Goto(pos)]
     else:
         taken = _entered(game, pos)
     tail = _goes_on(lay, pos)

@@ -28,7 +28,7 @@ from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
 from .domains import conj
-from .source import NoSource
+from .source import ST, NoSource
 from .tree import _children
 
 _CMP = {">=", ">", "<=", "<", "==", "!="}
@@ -335,8 +335,8 @@ class CountWriter:
         card of the picked face (`_qr`: how many are still to come, from the counts `_qh`)."""
         face, known = self.c.source.const(self.g.card_face), "_qn"
         return [
-            "_x = None", "_qs = []", f"{known} = st.known",
-            "for _c in st.zones[_qz]:",
+            "_x = None", "_qs = []", f"{known} = {ST.known}",
+            f"for _c in {ST.zones}[_qz]:",
             f"    _qf = {face}[_c]",
             "    if _x is None:",
             f"        if _qf not in _qs and {passes}:",
@@ -394,7 +394,7 @@ class CountWriter:
             held = f"sum(map(_qh.__getitem__, {sc.const({x: tuple(fs) for x, fs in groups.items()})}[_qv]))"
         find = [
             "_x = None", "_qs = []", f"_qk = {pick}",
-            "for _c in st.zones[_qz]:",
+            f"for _c in {ST.zones}[_qz]:",
             f"    _qv = {keys}[_c]",
             f"    if _qv is not {mark} and _qv not in _qs:",
             "        _qs.append(_qv)",

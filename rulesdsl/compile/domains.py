@@ -20,7 +20,7 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
-from .source import NoSource
+from .source import ST, NoSource
 
 
 class Loop:
@@ -166,7 +166,7 @@ class DomainWriter:
             got = item.format(v=v)
             k = self.fresh("k")
             kept = self.fresh("p")
-            lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
+            lp.pre += [f"{first} = {{}}", f"{kn} = {ST.known}"]
             # The first card of a face takes a place without a look at what is known: alone on its
             # face, it is an option either way. A second one sorts it out: a card the chooser does
             # not know is an option of its own; one it knows takes the face's place if the card
@@ -223,7 +223,7 @@ class DomainWriter:
             if not inner.nonnone:
                 lines.append(f"{at}if {p} is not None:")
                 at += "    "
-            lines += [f"{at}for {v} in st.zones[{base} + {p}]:", f"{at}    if {v} is not None:"]
+            lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
             return Loop(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
                         inner.src, inner.safe, inner.scans)
@@ -256,7 +256,7 @@ class DomainWriter:
         elif isinstance(e, ast.PlayersExpr) and e.start is not None:
             src = src.removesuffix("[:]")  # only iterated: no copy
         elif ref == ("builtin", "others"):
-            src = f"{self.sc.rounds()}[st.direction][st.current][1:]"
+            src = f"{self.sc.rounds()}[st.direction][{ST.current}][1:]"
         v = var or self.fresh("x")
         plain = isinstance(e, ast.PlayersExpr) or ref == ("builtin", "others")
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
@@ -580,10 +580,10 @@ class DomainWriter:
         """The zone's source, and whether reading it cannot fail (its owner is never none)."""
         base = self.g.zone_base[spec]
         if isinstance(e, ast.Name):
-            return f"st.zones[{base}]", True
+            return f"{ST.zones}[{base}]", True
         owner = self.sc.src(e.obj, items)
         p = self.sc.player(e.obj, owner, e.name)
-        return f"st.zones[{base} + {p}]", p == owner
+        return f"{ST.zones}[{base} + {p}]", p == owner
 
 
 def conj(node: ast.Expr, out: list[ast.Expr]) -> None:

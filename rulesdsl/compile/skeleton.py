@@ -17,7 +17,7 @@ from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
 )
-from .source import NoSource, Variant
+from .source import ST, NoSource, Variant
 from .statements import _Builder
 
 
@@ -101,8 +101,8 @@ class Skeleton:
             "if st.budget < 0: st.tick()",
             "if st.next_player >= 0: _w = st.next_player",
             f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
-            "elif st.turn == 0: _w = st.current",
-            f"else: _w = (st.current + st.direction) % {n}",
+            f"elif st.turn == 0: _w = {ST.current}",
+            f"else: _w = ({ST.current} + st.direction) % {n}",
             "st.next_player = st.continue_from = -1",
             "st.current = _w",
             "st.turn += 1",
@@ -117,8 +117,8 @@ class Skeleton:
         body = self.turn_option_lines[1:-1]
         get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
             else [*(line[4:] for line in body), "_v = opts"]
-        passes = f"st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
-        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, "st.current")]
+        passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
+        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the
@@ -139,7 +139,7 @@ class Skeleton:
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
         inline = self.source.inline
-        lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
+        lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)

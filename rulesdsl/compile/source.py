@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -41,23 +42,64 @@ def env_list(items: list[str], size: int) -> str:
 class Naming:
     """What written source calls the locals: items of a list (`env[3]`, the machine's frame;
     `_e4[3]`, an inlined leaf's list) or Python locals of their own (`_e3` in a straight unit,
-    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf). The writers take it as a
-    parameter, so nothing renames their source afterwards."""
+    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf); and the state's fields and
+    the generated code's constants, which a straight function may bind to locals first (`fields`:
+    `_Szones` for `st.zones`; `consts`: `_K33` for `_k33`). The writers take it as a parameter, so
+    nothing renames their source afterwards; it counts what they read and store, so the straight
+    writer knows what is worth binding (see straight.py)."""
 
-    __slots__ = ("list", "prefix")
+    __slots__ = ("consts", "fields", "list", "prefix", "reads", "stores")
 
-    def __init__(self, list: str | None = "env", prefix: str = "") -> None:
+    def __init__(self, list: str | None = "env", prefix: str = "", fields=(), consts=(),
+                 reads: Counter | None = None, stores: Counter | None = None) -> None:
         self.list = list
         self.prefix = prefix
+        self.fields = frozenset(fields)
+        self.consts = frozenset(consts)
+        self.reads = Counter() if reads is None else reads  # field or constant -> reads written
+        self.stores = Counter() if stores is None else stores  # field -> stores written
 
     def local(self, k: int) -> str:
         return f"{self.list}[{k}]" if self.list is not None else f"{self.prefix}{k}"
 
+    def locals_as(self, list: str | None, prefix: str = "") -> Naming:
+        """The same fields and constants (and counts), the locals named otherwise."""
+        return Naming(list, prefix, self.fields, self.consts, self.reads, self.stores)
+
+    def name(self, field: str) -> str:
+        """What the source calls one of the state's fields (nothing counted)."""
+        if field not in self.fields:
+            return f"st.{field}"
+        return "_Scur" if field == "current" else f"_S{field}"
+
+    def field(self, field: str) -> str:
+        """A read of one of the state's fields."""
+        self.reads[field] += 1
+        return self.name(field)
+
+    def store(self, field: str) -> str:
+        """A store into one of the state's fields (never bound: `st.current = _Scur = ...`)."""
+        self.stores[field] += 1
+        return f"st.{field} = _Scur" if field in self.fields else f"st.{field}"
+
+    def const(self, name: str) -> str:
+        """A read of a constant of the generated code (`_k33`)."""
+        self.reads[name] += 1
+        return "_K" + name[2:] if name in self.consts else name
+
     @property
-    def key(self) -> tuple[str | None, str]:
-        return self.list, self.prefix
+    def key(self) -> tuple:
+        return self.list, self.prefix, self.fields, self.consts
 
 
+class _Fields:
+    """`ST.zones`: a read of the state's field as the source being written names it."""
+
+    def __getattr__(self, field: str) -> str:
+        return naming().field(field)
+
+
+ST = _Fields()
 ENV = Naming()  # the machine's frames: the list `env`
 _naming = [ENV]  # the naming of the source being written now (one writer at a time, see named)
 

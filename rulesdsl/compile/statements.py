@@ -36,7 +36,7 @@ from .moves import CardMoves, Writer, _text
 from .runtime import (
     Fn,
 )
-from .source import NoSource, Variant
+from .source import ST, NoSource, Variant
 from .tree import (
     _literal,
     _may_end,
@@ -346,7 +346,7 @@ class Statements(CardMoves, Bounds):
                     *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                       if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 ]
-            who = "st.current" if by is None else inline(by)
+            who = ST.current if by is None else inline(by)
             if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
                 listed = [unguard(line, who[1:-1]) for line in listed]
             return [
