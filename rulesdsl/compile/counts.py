@@ -385,8 +385,9 @@ class CountWriter:
             for h in held_of:
                 count += [f"_qm = {h}", f"if _qm and _qm {op} {bound}: {into} += 1"]
         # Per card: its value if it passes the test and has one, else a mark; per value, its faces.
-        mark = sc.const(sc.shared(("mark",), object))
-        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else sc.names[mark]
+        marker = sc.shared(("mark",), object)
+        mark = sc.const(marker)
+        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else marker
                               for c in range(self.g.ncards)))
         if all(len(fs) == 1 for fs in groups.values()):  # (one face a value: a look-up)
             held = f"_qh[{sc.const({x: fs[0] for x, fs in groups.items()})}[_qv]]"

@@ -20,7 +20,7 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
-from .source import ST, NoSource
+from .source import ST, NoSource, naming
 
 
 class Loop:
@@ -499,8 +499,7 @@ class DomainWriter:
         (`st.vars[i]`: never changed while options are listed, it cannot fail)?"""
         if isinstance(e, pyast.Name):
             return e.id in ready and e.id != var
-        return isinstance(e, pyast.Subscript) and isinstance(e.value, pyast.Attribute) and e.value.attr == "vars" \
-            and isinstance(e.value.value, pyast.Name) and e.value.value.id == "st" \
+        return isinstance(e, pyast.Subscript) and pyast.unparse(e.value) == naming().name("vars") \
             and isinstance(e.slice, pyast.Constant) and type(e.slice.value) is int \
             and 0 <= e.slice.value < len(self.g.var_init)
 
@@ -513,7 +512,7 @@ class DomainWriter:
         if join is not None:
             key_var, seq, test, key = join
             k = self.fresh("k")
-            m = re.fullmatch(r"st\.zones\[(\d+)( \+ .+)?\]", seq)
+            m = re.fullmatch(r"(?:st\.|_S)zones\[(\d+)( \+ .+)?\]", seq)
             if m is not None and self.g.zone_shape[int(m[1])] != GRID:  # the items are cards
                 keys = self.card_values(key, key_var)
                 passing = self.card_table(test, key_var) if test else [True] * self.g.ncards

@@ -335,7 +335,7 @@ class Compiler(Skeleton, Statements):
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
         f = self.expr(info.expr)
         if not f.reads_locals:
-            return f"({f.src})"  # it uses no locals: the block's own are as good
+            return f"({self.source.named_src(f)})"  # it uses no locals: the block's own are as good
         return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 
     def cond_fn(self, info) -> Callable[[State], object]:

@@ -138,6 +138,22 @@ class Skeleton:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
+        lines = self.turn_options_lines()
+        scope: dict[str, object] = {}
+        text = "\n".join(lines) + "\n"
+        try:
+            code = compile(text, f"<rules {g.name} turn options>", "exec")
+        except SyntaxError as e:
+            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
+            raise
+        exec(code, self.source.names, scope)
+        self.turn_option_lines = lines
+        return scope["turn_options"]
+
+    def turn_options_lines(self) -> list[str]:
+        """The turn-options function's lines, in the naming being written (the straight writer's
+        game loop writes its body in place)."""
+        g = self.g
         inline = self.source.inline
         lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
@@ -162,16 +178,7 @@ class Skeleton:
             lines.extend("    " + line for line in body)
         lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
-        scope: dict[str, object] = {}
-        text = "\n".join(lines) + "\n"
-        try:
-            code = compile(text, f"<rules {g.name} turn options>", "exec")
-        except SyntaxError as e:
-            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
-            raise
-        exec(code, self.source.names, scope)
-        self.turn_option_lines = lines
-        return scope["turn_options"]
+        return lines
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as

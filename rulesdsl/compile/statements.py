@@ -36,7 +36,7 @@ from .moves import CardMoves, Writer, _text
 from .runtime import (
     Fn,
 )
-from .source import ST, NoSource, Variant
+from .source import ST, NoSource, Variant, naming
 from .tree import (
     _literal,
     _may_end,
@@ -187,23 +187,26 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             lines = []
-            cell = f"st.{attr}[{base}]"
+            at = f"[{base}]"
             who = ""
             if owner is not None:
                 msg = f"'{target[0]}' is none"
                 lines.append(f"_w = {self._seat_src(owner, msg)}")
-                cell = f"st.{attr}[{base} + _w]"
+                at = f"[{base} + _w]"
                 who = f"{self.source.const(g.names)}[_w] + '.' + "
             src = self.source.inline(f)
             plus = "+" if sign > 0 else "-"
 
-            def assign(old: str) -> str:
-                return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
+            def cell() -> str:
+                return naming().name(attr) + at
 
-            if not counter:
-                return [*lines, assign(cell)]
-            event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell}))"
-            return [*lines, *v.logged([f"_o = {cell}", assign("_o"), f"if {cell} != _o: {event}"], [assign(cell)])]
+            def assign(old: str = "") -> str:
+                return f"{cell()} = {wrap(f'{old or cell()} {plus} {src}')}" if sign else f"{cell()} = {wrap(src)}"
+
+            if not counter or not v.log:
+                return [*lines, assign()]
+            event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell()}))"
+            return [*lines, *v.logged([f"_o = {cell()}", assign("_o"), f"if {cell()} != _o: {event}"], [assign()])]
 
         return write
 
