@@ -114,9 +114,7 @@ class Skeleton:
         a turn; the last op of its block, so the names it binds, env included, are not read after
         it; one that returns early stays a function); no option, and the turn passes."""
         const = self.source.const
-        body = self.turn_option_lines[1:-1]
-        get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
-            else [*(line[4:] for line in body), "_v = opts"]
+        get = self.turn_options_in_place(self.turn_option_lines) or [f"_v = {const(self.g.turn_options_fn)}(st)"]
         passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
         return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
 
@@ -149,6 +147,13 @@ class Skeleton:
         exec(code, self.source.names, scope)
         self.turn_option_lines = lines
         return scope["turn_options"]
+
+    @staticmethod
+    def turn_options_in_place(lines: list[str]) -> list[str] | None:
+        """The turn-options function's body as lines setting `_v` to the options where the turn
+        asks (one call less a turn), or None if it returns early."""
+        body = lines[1:-1]
+        return None if any("return" in line for line in body) else [*(line[4:] for line in body), "_v = opts"]
 
     def turn_options_lines(self) -> list[str]:
         """The turn-options function's lines, in the naming being written (the straight writer's

@@ -237,8 +237,8 @@ class StraightWriter:
 
     def main_lines(self) -> list[str]:
         c, p = self.c, self.p
-        options = c.turn_options_lines()
-        if any("return" in line for line in options[1:-1]):
+        options = c.turn_options_in_place(c.turn_options_lines())
+        if options is None:
             raise NoStraight("turn options that return early")
         counted = self.counted_options()
         # The game's end, its frame's position where the machine's would be.
@@ -354,8 +354,7 @@ class StraightWriter:
                     *(f"{_TURN}    {line}" for line in _asked("_i", "_nt", ST.current, self.limited)),
                     f"{_TURN}    st.budget = {ST.step_limit}; _k = _i"]
         return [
-            *(_TURN + line[4:] for line in options[1:-1]),
-            f"{_TURN}_v = opts",
+            *(_TURN + line for line in options),
             f"{_TURN}if _v:",
             f"{_TURN}    _nv = len(_v)",
             *(f"{_TURN}    {line}" for line in _asked("_i", "_nv", ST.current, self.limited)),
@@ -472,14 +471,10 @@ def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
 
 
 def _test(src: str) -> str:
-    """A test's source where only its truth is read: `True if X else False` (how a value that must
-    be a boolean is written) is X."""
-    try:
-        tree = pyast.parse(src.strip(), mode="eval").body
-    except SyntaxError:
-        return src
-    if isinstance(tree, pyast.IfExp) and isinstance(tree.body, pyast.Constant) and tree.body.value is True \
-            and isinstance(tree.orelse, pyast.Constant) and tree.orelse.value is False:
+    """A test's source where only its truth is read: `True if X else False` (a value that must be
+    a boolean) is X."""
+    tree = pyast.parse(src.strip(), mode="eval").body
+    if isinstance(tree, pyast.IfExp) and pyast.unparse(tree.body) == "True" and pyast.unparse(tree.orelse) == "False":
         return f"({pyast.get_source_segment(src.strip(), tree.test)})"
     return src
 
@@ -489,25 +484,16 @@ def _steady_reads(tests: list[str], mutable_vars: bool, consts: set[str]) -> lis
     may change: no zone, seat, turn or call but `_fail` (which raises), and no variable if one may
     hold a list, which could change in place. Else no list."""
     read: set[str] = set()
-    for src in tests:
-        try:
-            tree = pyast.parse(src.strip(), mode="eval")
-        except SyntaxError:
-            return []
-        for node in pyast.walk(tree):
-            if isinstance(node, pyast.Attribute):
-                if not (isinstance(node.value, pyast.Name) and node.value.id == "st"
-                        and node.attr in ("counters", "vars") and not (node.attr == "vars" and mutable_vars)):
-                    return []
-                read.add(node.attr)
-            elif isinstance(node, pyast.Call):
-                if not (isinstance(node.func, pyast.Name) and node.func.id == "_fail"):
-                    return []
-            elif isinstance(node, pyast.Name):
-                if node.id not in ("st", "_fail") and node.id not in consts:
-                    return []
-            elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)):
+    lists = ("counters",) if mutable_vars else ("counters", "vars")
+    for node in pyast.walk(pyast.parse("\n".join(src.strip() for src in tests))):
+        if isinstance(node, pyast.Attribute):
+            if not (isinstance(node.value, pyast.Name) and node.value.id == "st" and node.attr in lists):
                 return []
+            read.add(node.attr)
+        elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)) \
+                or (isinstance(node, pyast.Call) and pyast.unparse(node.func) != "_fail") \
+                or (isinstance(node, pyast.Name) and node.id not in ("st", "_fail") and node.id not in consts):
+            return []
     return sorted(read)
 
 
