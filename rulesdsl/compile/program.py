@@ -21,7 +21,7 @@ from ..engine.state import (
     State,
 )
 from ..errors import Diagnostic, RulesError
-from .blocks import block_function, env_list
+from .blocks import block_function
 from .counts import CountWriter, counted_zones
 from .exprs import SourceCompiler
 from .runtime import (
@@ -31,6 +31,7 @@ from .runtime import (
     too_deep,
 )
 from .skeleton import Skeleton
+from .source import env_list
 from .statements import Statements
 from .straight import straight_playout
 from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards

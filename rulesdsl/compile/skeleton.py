@@ -12,12 +12,12 @@ from ..engine.state import (
     TEST,
     State,
 )
-from .blocks import Ask, Branch, Goto, Halt, Item, Push, env_list
+from .blocks import Ask, Branch, Goto, Halt, Item, Push
 from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
 )
-from .source import ST, NoSource, Variant
+from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
 
 
@@ -93,21 +93,24 @@ class Skeleton:
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
 
     def _next_turn(self, v: Variant) -> list[str]:
-        """A new turn: whose it is (the next player named, or the one after the player to
-        continue from, or after the current one), counted against the step budget."""
+        """A new turn, counted against the step budget (see next_seat)."""
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
+                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
+
+    def next_seat(self) -> list[str]:
+        """Whose turn comes (`_w`): the next player named, or the one after the player to continue
+        from, or after the current one; both marks go back to -1 (most turns find both so)."""
         n = self.n
-        return [
-            "st.budget -= 1",
-            "if st.budget < 0: st.tick()",
-            "if st.next_player >= 0: _w = st.next_player",
-            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
-            f"elif st.turn == 0: _w = {ST.current}",
-            f"else: _w = ({ST.current} + st.direction) % {n}",
-            "st.next_player = st.continue_from = -1",
-            "st.current = _w",
-            "st.turn += 1",
-            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"),
-        ]
+        return ["if st.next_player >= 0:",
+                "    _w = st.next_player",
+                "    st.next_player = st.continue_from = -1",
+                "elif st.continue_from >= 0:",
+                f"    _w = (st.continue_from + st.direction) % {n}",
+                "    st.continue_from = -1",
+                f"elif st.turn == 0: _w = {ST.current}",
+                f"else: _w = ({ST.current} + st.direction) % {n}",
+                f"{naming().store('current')} = _w",
+                "st.turn += 1"]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
         """The turn's decision: the turn-options function's body written in place (one call less

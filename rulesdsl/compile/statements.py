@@ -22,7 +22,6 @@ from .blocks import (
     Branch,
     Goto,
     Push,
-    env_list,
     leaf_lines,
     leaf_run,
     op_lines,
@@ -36,7 +35,7 @@ from .moves import CardMoves, Writer, _text
 from .runtime import (
     Fn,
 )
-from .source import ST, NoSource, Variant, naming
+from .source import ST, NoSource, Variant, env_list, naming
 from .tree import (
     _literal,
     _may_end,

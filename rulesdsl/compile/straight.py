@@ -264,7 +264,7 @@ class StraightWriter:
             "                    else:",
             "                        st.budget -= 1",
             "                        if st.budget < 0: st.tick()",
-            *self.next_seat(),
+            *(_TURN + "    " + line for line in self.c.next_seat()),
             *self.hook("turn start", "                        "),
             *self.ask_turn(counted, options),
             *(_TURN + "    " + line for line in self.entered(counted)),
@@ -285,22 +285,6 @@ class StraightWriter:
             *("        " + line for line in finish),
             "",
         ]
-
-    def next_seat(self) -> list[str]:
-        """The seat whose turn comes, as the machine's turn works it out (both marks go back to -1 as
-        the machine's turn leaves them; most turns find both so)."""
-        n = self.c.n
-        ind = _TURN + "    "
-        return [f"{ind}if st.next_player >= 0:",
-                f"{ind}    _w = st.next_player",
-                f"{ind}    st.next_player = st.continue_from = -1",
-                f"{ind}elif st.continue_from >= 0:",
-                f"{ind}    _w = (st.continue_from + st.direction) % {n}",
-                f"{ind}    st.continue_from = -1",
-                f"{ind}elif st.turn == 0: _w = {ST.current}",
-                f"{ind}else: _w = ({ST.current} + st.direction) % {n}",
-                f"{ind}{naming().store('current')} = _w",
-                f"{ind}st.turn += 1"]
 
     def hook(self, when: str, ind: str) -> list[str]:
         """A hook written where the game's loop runs it (none if the rules have no such hook)."""
