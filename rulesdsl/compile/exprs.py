@@ -225,11 +225,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"({src})"
 
     def const(self, value) -> str:
-        """A read of `value` by the generated code: its name, as the source being written names it."""
-        return naming().const(self.const_name(value))
-
-    def const_name(self, value) -> str:
-        """The name of the generated code's constant `value` (one per object, made at its first use)."""
+        """The name the generated code reads `value` by (one per object), as the naming calls it."""
         key = id(value)
         name = self.consts.get(key)
         if name is None:
@@ -237,7 +233,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             self.names[name] = value
             self.consts[key] = name
             self.const_names.add(name)
-        return name
+        return naming().const(name)
 
     # -- expressions
     def src(self, e: ast.Expr, items: dict[int, str]) -> str:
@@ -289,12 +285,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
         if kind == "builtin":
             name = ref[1]
-            self.rounds(read=False)  # (made at any builtin's first use, so the constants' names stay)
-            if name == "me":
-                return ST.current
-            if name == "others":
-                return f"{self.rounds()}[st.direction][{ST.current}][1:]"
             return {
+                "me": ST.current,
+                "others": f"{self.rounds()}[st.direction][{ST.current}][1:]",
                 "round": "st.round", "turn": "st.turn", "direction": "st.direction",
                 "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
                 "winners": "st.winners", "game_over": "st.over",
@@ -315,13 +308,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         seat = self.player(e.start, start, "players from")
         return f"{self.rounds()}[st.direction][{seat}][:]"
 
-    def rounds(self, read: bool = True) -> str:
+    def rounds(self) -> str:
         """Every seat's round of the table, both ways, made once: `players from p` is a copy of
         one (`others` all of it but p), not a comprehension."""
         if not hasattr(self, "_rounds"):
             n = self.c.g.players
             self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
-        return self.const(self._rounds) if read else self.const_name(self._rounds)
+        return self.const(self._rounds)
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"

@@ -186,26 +186,23 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             lines = []
-            at = f"[{base}]"
+            cell = f"{naming().name(attr)}[{base}]"
             who = ""
             if owner is not None:
                 msg = f"'{target[0]}' is none"
                 lines.append(f"_w = {self._seat_src(owner, msg)}")
-                at = f"[{base} + _w]"
+                cell = f"{naming().name(attr)}[{base} + _w]"
                 who = f"{self.source.const(g.names)}[_w] + '.' + "
             src = self.source.inline(f)
             plus = "+" if sign > 0 else "-"
 
-            def cell() -> str:
-                return naming().name(attr) + at
+            def assign(old: str) -> str:
+                return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
 
-            def assign(old: str = "") -> str:
-                return f"{cell()} = {wrap(f'{old or cell()} {plus} {src}')}" if sign else f"{cell()} = {wrap(src)}"
-
-            if not counter or not v.log:
-                return [*lines, assign()]
-            event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell()}))"
-            return [*lines, *v.logged([f"_o = {cell()}", assign("_o"), f"if {cell()} != _o: {event}"], [assign()])]
+            if not counter:
+                return [*lines, assign(cell)]
+            event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell}))"
+            return [*lines, *v.logged([f"_o = {cell}", assign("_o"), f"if {cell} != _o: {event}"], [assign(cell)])]
 
         return write
 

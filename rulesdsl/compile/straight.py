@@ -78,7 +78,7 @@ class StraightWriter:
         """A function of the unit's locals, each a Python local (`_e3`): its arguments first, the
         rest none. A unit whose statements hand their locals on as one list (to a define's value)
         gets them as the list `env`. Written once to count what it reads, and again with what is
-        worth it bound (see bound)."""
+        worth it bound (see _bound)."""
         n = self.g.codes[code_id].nlocals
         params = "".join(f", _e{i}=None" for i in range(n))
         head: list[str] = []
@@ -221,7 +221,7 @@ class StraightWriter:
     # ------------------------------------------------------------ rounds and turns
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out:
-        written once to count what it reads, and again with what is worth it bound (see bound)."""
+        written once to count what it reads, and again with what is worth it bound (see _bound)."""
         naming = Naming()
         with named(naming):
             lines = self.main_lines()
