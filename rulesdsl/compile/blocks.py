@@ -15,7 +15,7 @@ from ..engine.state import (
     SUSPEND,
     SUSPENDED,
 )
-from .source import ENV, Logged, Naming, Variant, env_list, named
+from .source import ENV, Logged, Naming, Variant, named
 
 # -- blocks: straight stretches of ops as one Python function
 
@@ -35,10 +35,10 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
     """
     code = game.codes[code_id]
-    # A block that is a frame's (not a leaf's) records where its frame goes on itself, answers
-    # its decisions in place in a playout, and loops in itself where it goes on at its start.
+    # A block that is a frame's (not a leaf's) records where its frame goes on itself, and loops
+    # in itself where it goes on at its start.
     kept = game.tails and not code.leaf
-    lay = _Layout(game, code_id, pc, kept=kept, tails=TAIL_DEPTH if game.tails else 0, asks=TAIL_DEPTH)
+    lay = _Layout(game, code_id, pc, kept=kept, tails=TAIL_DEPTH if game.tails else 0)
     with named(ENV):  # (its locals are its frame's, even when a leaf written in place calls it)
         items, owners, k = _region(game, code_id, pc)
         lines, owners = _written(lay, items, owners)
@@ -118,23 +118,6 @@ def leaf_run(game, code, pc: int, env: str) -> list[str]:
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 
-def _entered(game, end: int) -> list[Item]:
-    """The turn's decision answered in place (see `_answered`): the chosen action entered as the
-    machine enters it. A leaf runs here to its end and the block goes on where the turn goes on
-    after the action; any other action gets its frame, and the machine runs it."""
-
-    out: list[Item] = ["st.moves += 1; st.budget = st.step_limit; st.stack[-1][1] = " + str(end), "_a, _x = _v[_i]"]
-    for a, (code, nlocals, slot) in enumerate(game.action_entry):
-        pc = 1 if slot >= 0 else 0
-        out.append(f"{'if' if a == 0 else 'elif'} _a == {a}:")
-        out.append(f"    _e = {env_list(['None'] * slot + ['_x'] if slot >= 0 else [], nlocals)}")
-        if code.leaf:
-            out += [f"    {line}" for line in leaf_run(game, code, pc, "_e")] + [Goto(end, ind="    ")]
-        else:
-            out.append(f"    st.stack.append([{code.index}, {pc}, _e]); return {STACKED}")
-    return out
-
-
 TAIL_DEPTH = 2  # tails written inside tails, at most
 MAX_TAIL = 40  # lines of a tail written in place
 
@@ -212,16 +195,14 @@ class _NoInline(Exception):
 class _Layout:
     """Where ops are written, and so how each way out is written: `kept`, the block records its
     frame's position itself (a machine block that is not a leaf's, `block_function`); `tails`, how
-    many levels of tails may still be written in place; `asks`, how many levels of decisions
-    answered in place may still go on in place (`_goes_on`); `leaf`, a leaf written in its caller
-    (its end a `break`)."""
+    many levels of tails may still be written in place; `leaf`, a leaf written in its caller (its
+    end a `break`)."""
 
     game: object
     code_id: int
     pc: int
     kept: bool
     tails: int
-    asks: int
     leaf: bool = False
     looped: list = field(default_factory=lambda: [False])  # whether a `continue` was written (shared)
 
@@ -299,7 +280,7 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
     return [f"st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
 
 
-def _jump(lay: _Layout, t: int, ends: bool = True) -> str:
+def _jump(lay: _Layout, t: int) -> str:
     """Going on at op t, as one statement: in a leaf written in place, its end (a `break`); the
     code's return, written at once; the block's own start, a `continue` of the loop round the
     block (`block_function`); else t returned, for the machine to go on there."""
@@ -308,9 +289,9 @@ def _jump(lay: _Layout, t: int, ends: bool = True) -> str:
         if not isinstance(end, LeafDone):
             raise _NoInline
         return "break"
-    if ends and isinstance(end, Pop):
+    if isinstance(end, Pop):
         return f"return (st.stack.pop(), {STACKED if lay.kept else RELOAD})[1]"
-    if ends and isinstance(end, LeafDone):
+    if isinstance(end, LeafDone):
         return f"return {LEAF_DONE}"
     if lay.kept and t == lay.pc:
         lay.looped[0] = True
@@ -330,59 +311,14 @@ def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int
 
 
 def _ask(lay: _Layout, item: Ask, owner: int) -> tuple[list[str], list[int]]:
-    """A decision: recorded with the frame's position, and the state waits (SUSPENDED); in a
-    playout (`State.playout`), answered in place with the playout's pick, and the code goes on
-    (see `_answered`)."""
+    """A decision: recorded (with the frame's position, where the block keeps it), and the state
+    waits; in a playout, the machine's loop answers it (Machine._advance)."""
     if lay.leaf:
         raise _NoInline
-    ind, pos = item.ind, owner + 1
     asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
     if not lay.kept:
-        return [ind + asked, f"{ind}return {SUSPEND}"], [owner] * 2
-    ask = f"{asked}; st.stack[-1][1] = {pos}"
-    taken = _answered(lay, item, owner, pos)
-    head = [f"{ind}if st.pick is not None and st.moves != st.stop:", f"{ind}    st.chooser = {item.chooser}",
-            f"{ind}    try: _i = st.pick(len(_v))", f"{ind}    except BaseException:",
-            f"{ind}        {ask}", f"{ind}        raise", f"{ind}    if 0 <= _i < len(_v):"]
-    rest = [f"{ind}    {ask}", f"{ind}    _bad_pick(st, _i)", f"{ind}{ask}", f"{ind}return {SUSPENDED}"]
-    return ([*head, *(f"{ind}        {x}" for x in taken[0]), *rest],
-            [owner] * len(head) + taken[1] + [owner] * len(rest))
-
-
-def _answered(lay: _Layout, item: Ask, owner: int, pos: int) -> tuple[list[str], list[int]]:
-    """In a playout, the steps the machine takes when a decision is answered: the move counted,
-    the answer in the decision's local or, for the turn's decision, the chosen action entered
-    (`_entered`), the step budget anew; then the code from pos, written in place when short."""
-    game = lay.game
-    if item.decision:
-        slot = game.decision_slot[item.decision]
-        taken: list[Item] = [f"env[{slot}] = _v[_i]; st.moves += 1; st.budget = st.step_limit", Goto(pos)]
-    else:
-        taken = _entered(game, pos)
-    tail = _goes_on(lay, pos)
-    out: list[str] = []
-    own: list[int] = []
-    for x in taken:
-        if isinstance(x, str):
-            out.append(x)
-            own.append(owner)
-        elif tail is not None:
-            out += [x.ind + line for line in tail[0]]
-            own += tail[1]
-        else:
-            out.append(x.ind + _jump(lay, pos, ends=False))
-            own.append(owner)
-    return out, own
-
-
-def _goes_on(lay: _Layout, t: int) -> tuple[list[str], list[int]] | None:
-    """After a decision answered in place, the code from t written there too when it is short (a
-    tail, as `_branch` writes the other way of an `if`): one trip through the machine less. Its
-    own decisions are answered in place in their turn (`asks` levels at most). None if t is the
-    block's own start (it loops), or the code from t is long."""
-    if t == lay.pc or lay.asks <= 0:
-        return None
-    return _tail(lay, t, replace(lay, tails=0, asks=lay.asks - 1))
+        return [item.ind + asked, f"{item.ind}return {SUSPEND}"], [owner] * 2
+    return [f"{item.ind}{asked}; st.stack[-1][1] = {owner + 1}", f"{item.ind}return {SUSPENDED}"], [owner] * 2
 
 
 def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] | None:
@@ -431,7 +367,7 @@ def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
             items, ops, _ = _region(game, code_id, 0)
             if _size(items) > MAX_INLINE:
                 raise _NoInline
-            return _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, asks=0, leaf=True), items, ops)
+            return _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, leaf=True), items, ops)
 
     try:
         whole = not values

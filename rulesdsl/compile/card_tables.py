@@ -10,7 +10,7 @@ import ast as pyast
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import GRID
-from .source import _grid_places, env_list
+from .source import _grid_places, env_list, naming
 from .tree import _descendants_nodes
 
 _VALUE_NODES = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant,
@@ -90,15 +90,16 @@ class CardTables:
         except SyntaxError:
             return None
         nodes = list(pyast.walk(tree))
+        names = naming().bound_consts(self.names)  # (`_K33` for `_k33` in a straight function)
         own = {n.target.id for n in nodes if isinstance(n, pyast.NamedExpr)}
         for n in nodes:
             if not isinstance(n, _VALUE_NODES):
                 return None  # (a call, an attribute, a comprehension: not the card's alone)
             if isinstance(n, pyast.Name) and n.id != var and n.id not in own \
-                    and not _constant(self.names.get(n.id, _constant), n.id in self.const_names):
+                    and not _constant(names.get(n.id, _constant), n.id.replace("_K", "_k", 1) in self.const_names):
                 return None  # (a read of the state or of a local)
         try:
-            f = eval(f"lambda {var}: ({src})", self.names)
+            f = eval(f"lambda {var}: ({src})", names)
             return [f(c) for c in range(self.c.g.ncards)]
         except Exception:  # (it fails for some card: left to the loop, which fails as it did)
             return None

@@ -16,7 +16,7 @@ from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
 from .domains import _SWAP, conj, distinct_attr, reads, reads_any_local, terms
-from .source import NoSource
+from .source import ST, NoSource
 from .tree import _children
 
 
@@ -254,8 +254,8 @@ class CountWriter:
         walk stops at that face's last card (`_qr` still to come)."""
         face, known = self.c.source.const(self.g.card_face), "_qn"
         return [
-            "_x = None", "_qs = []", f"{known} = st.known",
-            "for _c in st.zones[_qz]:",
+            "_x = None", "_qs = []", f"{known} = {ST.known}",
+            f"for _c in {ST.zones}[_qz]:",
             f"    _qf = {face}[_c]",
             "    if _x is None:",
             f"        if _qf not in _qs and {passes}:",
@@ -301,8 +301,9 @@ class CountWriter:
             for h in held_of:
                 count += [f"_qm = {h}", f"if _qm and _qm {op} {bound}: {into} += 1"]
         # Per card: its value if it passes the test and has one, else a mark; per value, its faces.
-        mark = sc.const(sc.shared(("mark",), object))
-        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else sc.names[mark]
+        marker = sc.shared(("mark",), object)
+        mark = sc.const(marker)
+        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else marker
                               for c in range(self.g.ncards)))
         if all(len(fs) == 1 for fs in groups.values()):  # (one face a value: a look-up)
             held = f"_qh[{sc.const({x: fs[0] for x, fs in groups.items()})}[_qv]]"
@@ -310,7 +311,7 @@ class CountWriter:
             held = f"sum(map(_qh.__getitem__, {sc.const({x: tuple(fs) for x, fs in groups.items()})}[_qv]))"
         find = [
             "_x = None", "_qs = []", f"_qk = {pick}",
-            "for _c in st.zones[_qz]:",
+            f"for _c in {ST.zones}[_qz]:",
             f"    _qv = {keys}[_c]",
             f"    if _qv is not {mark} and _qv not in _qs:",
             "        _qs.append(_qv)",

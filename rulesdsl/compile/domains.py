@@ -14,7 +14,7 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
-from .source import NoSource
+from .source import ST, NoSource
 from .tree import _children, _descendants_nodes
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
@@ -221,7 +221,7 @@ class DomainWriter:
         first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
         faces = self.sc.const(self.g.card_face)
         k, kept = self.fresh("k"), self.fresh("p")
-        lp.pre += [f"{first} = {{}}", f"{kn} = st.known"]
+        lp.pre += [f"{first} = {{}}", f"{kn} = {ST.known}"]
         kk = self.fresh("kk")
         return [
             f"{face} = {faces}[{v}]",
@@ -282,7 +282,7 @@ class DomainWriter:
             if not inner.nonnone:
                 lines.append(f"{at}if {p} is not None:")
                 at += "    "
-            lines += [f"{at}for {v} in st.zones[{base} + {p}]:", f"{at}    if {v} is not None:"]
+            lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
             return inner.inside(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
                                 fors=1)
@@ -314,7 +314,7 @@ class DomainWriter:
         elif isinstance(e, ast.PlayersExpr) and e.start is not None:
             src = src.removesuffix("[:]")  # only iterated: no copy
         elif ref == ("builtin", "others"):
-            src = f"{self.sc.rounds()}[st.direction][st.current][1:]"
+            src = f"{self.sc.rounds()}[st.direction][{ST.current}][1:]"
         v = var or self.fresh("x")
         plain = isinstance(e, ast.PlayersExpr) or ref == ("builtin", "others")
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
@@ -616,7 +616,7 @@ class DomainWriter:
         """The zone's source, and whether reading it cannot fail (its owner is never none)."""
         base = self.g.zone_base[spec]
         if isinstance(e, ast.Name):
-            return f"st.zones[{base}]", True
+            return f"{ST.zones}[{base}]", True
         owner = self.sc.src(e.obj, items)
         p = self.sc.player(e.obj, owner, e.name)
-        return f"st.zones[{base} + {p}]", p == owner
+        return f"{ST.zones}[{base} + {p}]", p == owner

@@ -48,7 +48,7 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
+from .source import ENV, ST, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
 from .tree import MAX_RANGE
 
 __all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
@@ -225,7 +225,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"({src})"
 
     def const(self, value) -> str:
-        """The name the generated code reads `value` by (one per object)."""
+        """The name the generated code reads `value` by (one per object), as the naming calls it."""
         key = id(value)
         name = self.consts.get(key)
         if name is None:
@@ -233,7 +233,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             self.names[name] = value
             self.consts[key] = name
             self.const_names.add(name)
-        return name
+        return naming().const(name)
 
     # -- expressions
     def src(self, e: ast.Expr, items: dict[int, str]) -> str:
@@ -268,14 +268,14 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if kind == "const":
             return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
         if kind == "counter":
-            return f"st.counters[{g.counter_layout[self.c.p.counters[ref[1]].name][0]}]"
+            return f"{ST.counters}[{g.counter_layout[self.c.p.counters[ref[1]].name][0]}]"
         if kind == "var":
-            return f"st.vars[{g.var_layout[self.c.p.vars[ref[1]].name][0]}]"
+            return f"{ST.vars}[{g.var_layout[self.c.p.vars[ref[1]].name][0]}]"
         if kind == "zone":
             zi = g.zone_base[ref[1]]
             if g.zone_shape[zi] == GRID:
-                return f"[_c for _c in st.zones[{zi}] if _c is not None]"
-            return f"st.zones[{zi}]"
+                return f"[_c for _c in {ST.zones}[{zi}] if _c is not None]"
+            return f"{ST.zones}[{zi}]"
         if kind == "define":
             info = self.c.p.defines[ref[1]]
             if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
@@ -286,8 +286,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if kind == "builtin":
             name = ref[1]
             return {
-                "me": "st.current",
-                "others": f"{self.rounds()}[st.direction][st.current][1:]",
+                "me": ST.current,
+                "others": f"{self.rounds()}[st.direction][{ST.current}][1:]",
                 "round": "st.round", "turn": "st.turn", "direction": "st.direction",
                 "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
                 "winners": "st.winners", "game_over": "st.over",
@@ -321,7 +321,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def player(self, node: ast.Expr, src: str, what: str) -> str:
         """A player's seat, or a runtime error if the expression gives none."""
-        if src == "st.current" or src.startswith("_i") or self.never_none(node):
+        if src == naming().name("current") or src.startswith("_i") or self.never_none(node):
             return src
         return self.some(src, f"cannot read '{what}' of a player who is none")
 
@@ -361,13 +361,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
             base = g.zone_base[g.zone_spec_names.index(name)]
             if g.zone_shape[base] == GRID:
-                one = f"[_c for _c in st.zones[{_plus(base)}{{p}}] if _c is not None]"
+                one = f"[_c for _c in {ST.zones}[{_plus(base)}{{p}}] if _c is not None]"
             else:
-                one = f"st.zones[{_plus(base)}{{p}}]"
+                one = f"{ST.zones}[{_plus(base)}{{p}}]"
         elif name in g.counter_layout:
-            one = f"st.counters[{_plus(g.counter_layout[name][0])}{{p}}]"
+            one = f"{ST.counters}[{_plus(g.counter_layout[name][0])}{{p}}]"
         else:
-            one = f"st.vars[{_plus(g.var_layout[name][0])}{{p}}]"
+            one = f"{ST.vars}[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
                 return self.over(obj, lambda s: f"[_c for _p in {s} if _p is not None "
@@ -450,16 +450,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
         owner = self.const(g.zone_owner)
         if f == "owner":
-            return self.of_card(x, lambda c: f"None if {owner}[st.loc[{c}]] < 0 else {owner}[st.loc[{c}]]")
+            return self.of_card(x, lambda c: f"None if {owner}[{ST.loc}[{c}]] < 0 else {owner}[{ST.loc}[{c}]]")
         if f == "place":
-            return self.of_card(x, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
+            return self.of_card(x, lambda c: f"{ST.zones}[{ST.loc}[{c}]].index({c}) + 1")
         if f == "knows":
             if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
                 tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
-                return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
+                return "(" + " and ".join([*tests, f"bool({ST.known}[{a[1]}] >> {x} & 1)"]) + ")"
             card, seat = self.temp(), self.temp()
             return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
-                f"and bool(st.known[{card}] >> {seat} & 1))"
+                f"and bool({ST.known}[{card}] >> {seat} & 1))"
         raise AssertionError(f)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
-from .source import _READ, _STRING, Lookup, _grid_places, pure
+from .source import _READ, _STRING, Lookup, _grid_places, naming, pure
 from .tree import _children, _descendants
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -155,7 +155,7 @@ class LoopWriter:
         Python frame per card. A value known now (`it is K`, a kind): one set operation with the
         set of the cards that have it, about three times quicker than `map`, which calls the table
         once a card (a zone holds a card once, so the common cards are the count)."""
-        table, value, want = self.names[lookup.table], lookup.value, lookup.known
+        table, value, want = naming().bound_consts(self.names)[lookup.table], lookup.value, lookup.known
         if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
             # the cards whose entry is that value:
             cards = self.const(self.shared(("cards", id(table), want),

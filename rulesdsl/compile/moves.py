@@ -11,7 +11,7 @@ from ..engine.state import PLAIN, PUBLIC
 from ..errors import Diagnostic, RulesError
 from .exprs import _grid_places
 from .runtime import Fn, log_moved
-from .source import Variant
+from .source import ST, Variant
 from .tree import _literal
 
 Writer = Callable[[Variant], list[str]]
@@ -65,7 +65,7 @@ class CardMoves:
                      "if _p is None or _p < 1: raise RulesRuntimeError("
                      "'place ' + str(_p) + ' does not exist (places start at 1)')", "_p -= 1"]
         head += self._cards_src(s.what, "_m")
-        where = f"_f = [{self.source.const(self.g.zone_names)}[st.loc[_c]] for _c in _m]"
+        where = f"_f = [{self.source.const(self.g.zone_names)}[{ST.loc}[_c]] for _c in _m]"
         event = self._moved_log("_m", "', '.join(dict.fromkeys(_f))", "_z")
         if s.at is not None:
             moves = ["for _c in _m:", "    st.move_card(_c, _z, _p)", "    _p += 1"]
@@ -103,18 +103,18 @@ class CardMoves:
         learn = self.g.zone_learn[zi]
         grid = any(self.g.zone_grid)  # (a game without grids needs no test for one)
         lines = [
-            f"_s = st.loc[{c}]",
-            "_l = st.zones[_s]",
+            f"_s = {ST.loc}[{c}]",
+            f"_l = {ST.zones}[_s]",
             *([f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None"] if grid else []),
             f"{'elif' if grid else 'if'} _l[-1] == {c}: _l.pop()",
             f"else: _l.remove({c})",
-            f"st.zones[{zi}].append({c})",
-            f"st.loc[{c}] = {zi}",
+            f"{ST.zones}[{zi}].append({c})",
+            f"{ST.loc}[{c}] = {zi}",
         ]
         if learn < 0:
-            lines.append(f"st.known[{c}] = {~learn}")
+            lines.append(f"{ST.known}[{c}] = {~learn}")
         elif learn:
-            lines.append(f"st.known[{c}] |= {learn}")
+            lines.append(f"{ST.known}[{c}] |= {learn}")
         return [*lines, *self._count_src(v, c, "_s", "-"), *self._count_src(v, c, str(zi), "+")]
 
     def _count_src(self, v: Variant, c: str, z: str, sign: str, each: bool = False) -> list[str]:
@@ -127,7 +127,7 @@ class CardMoves:
             return []
         face = self.source.const(g.card_face)
         change = f"for _c in {c}: _qh[{face}[_c]] {sign}= 1" if each else f"_qh[{face}[{c}]] {sign}= 1"
-        return [f"_qh = st.counts[{z}]", "if _qh is not None:", f"    {change}"]
+        return [f"_qh = {ST.counts}[{z}]", "if _qh is not None:", f"    {change}"]
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""
@@ -176,9 +176,9 @@ class CardMoves:
                 tests.append(f"not {table}[{var}]")
             elif grid[int(z)]:
                 spill = False
-        slow = ["_m = [_c for _c in st.zones[_z] if _c is not None]", "for _c in _m: st.move_card(_c, _d)",
-                *((["st.zones[_z].clear()"] if grid[int(a)] else []) if a.isdigit()
-                  else [f"if {table}[_z]: st.zones[_z].clear()"])]  # `move all` takes a grid's places away too
+        slow = [f"_m = [_c for _c in {ST.zones}[_z] if _c is not None]", "for _c in _m: st.move_card(_c, _d)",
+                *(([f"{ST.zones}[_z].clear()"] if grid[int(a)] else []) if a.isdigit()
+                  else [f"if {table}[_z]: {ST.zones}[_z].clear()"])]  # `move all` takes a grid's places away too
         if not spill:
             return [*zones, *slow, *v.logged(event)]
         fast = self._spill_src(a if a.isdigit() else "_z", d if d.isdigit() else "_d", v, seen)
@@ -194,7 +194,8 @@ class CardMoves:
         they come from a public zone (`seen`): everyone knows them already."""
         each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, "-", True),
                 *self._count_src(v, "_l", d, "+", True)]
-        return [f"_l = st.zones[{a}]", "if _l:", *_indented(each), f"    st.zones[{d}].extend(_l)", "    _l.clear()"]
+        return [f"_l = {ST.zones}[{a}]", "if _l:", *_indented(each), f"    {ST.zones}[{d}].extend(_l)",
+                "    _l.clear()"]
 
     def s_Draw(self, s: ast.Draw, b):
         self.zone_src(s.source)
@@ -237,32 +238,33 @@ class CardMoves:
             return [*to, f"_n = {n}", "if _n > 1: _n = 1", *each]
         clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
         # All from the pile when it holds enough (one slice, no refill), else card by card.
-        bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"st.zones[{d}].extend(_m)",
+        bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"{ST.zones}[{d}].extend(_m)",
                 *self._arrive_src("_m", d), *self._count_src(v, "_m", z, "-", True),
                 *self._count_src(v, "_m", d, "+", True)]
         other = "" if d.isdigit() else f" and _d != {z}"
-        return [*to, f"_n = {n}", *clamp, f"_l = st.zones[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
+        return [*to, f"_n = {n}", *clamp, f"_l = {ST.zones}[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
                 *_indented(bulk), "else:", *_indented(each)]
 
     def _refill_test(self, z: int) -> str | None:
         """When `draw_one` from the empty pile z can find cards: never (None), or when its refill
         source holds more cards than z keeps back (as `refill` tests it)."""
         source = self.g.zone_refill[z]
-        return None if source < 0 else f"len(st.zones[{source}]) > {self.g.zone_keep[z]}"
+        return None if source < 0 else f"len({ST.zones}[{source}]) > {self.g.zone_keep[z]}"
 
     def _arrive_src(self, cards: str, d: str, seen: bool = False) -> list[str]:
         """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches:
         nothing if everyone knows them (`seen`: they were in a public zone, whose every card is
         known to all, as entering it, its shuffles and a swap into it make sure)."""
         if seen:
-            return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}"]
+            return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}"]
         if d.isdigit():
             m = self.g.zone_learn[int(d)]
             learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
-            return ["_o = st.loc", *(["_k = st.known"] if learn else []), f"for _c in {cards}:", f"    _o[_c] = {d}",
-                    *_indented(learn)]
-        return ["_o = st.loc", f"for _c in {cards}: _o[_c] = {d}", f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
-                "if _t:", "    _k = st.known", "    if _t < 0:", "        _t = ~_t",
+            return [f"_o = {ST.loc}", *([f"_k = {ST.known}"] if learn else []), f"for _c in {cards}:",
+                    f"    _o[_c] = {d}", *_indented(learn)]
+        return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}",
+                f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
+                "if _t:", f"    _k = {ST.known}", "    if _t < 0:", "        _t = ~_t",
                 f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
 
     def _pop_src(self, z: str, d: str, v: Variant) -> list[str]:
@@ -271,13 +273,13 @@ class CardMoves:
         g = self.g
         if d.isdigit():
             m = g.zone_learn[int(d)]
-            learn = [] if not m else [f"st.known[_c] = {~m}" if m < 0 else f"st.known[_c] |= {m}"]
+            learn = [] if not m else [f"{ST.known}[_c] = {~m}" if m < 0 else f"{ST.known}[_c] |= {m}"]
         else:
             learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
-                     "if _t: st.known[_c] = ~_t if _t < 0 else st.known[_c] | _t"]
+                     f"if _t: {ST.known}[_c] = ~_t if _t < 0 else {ST.known}[_c] | _t"]
         counted = [*self._count_src(v, "_c", z, "-"), *self._count_src(v, "_c", d, "+")]
-        return [f"_l = st.zones[{z}]", "if _l:", "    _c = _l.pop()", f"    st.zones[{d}].append(_c)",
-                f"    st.loc[_c] = {d}", *_indented(learn + counted)]
+        return [f"_l = {ST.zones}[{z}]", "if _l:", "    _c = _l.pop()", f"    {ST.zones}[{d}].append(_c)",
+                f"    {ST.loc}[_c] = {d}", *_indented(learn + counted)]
 
     def s_Deal(self, s: ast.Deal, b):
         self.zone_src(s.source)
@@ -336,8 +338,8 @@ class CardMoves:
     def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
         """`reveal X`: everyone knows X's cards; the event says from where."""
         g = self.g
-        where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[st.loc[_c]] for _c in _m]))"
-        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: st.known[_c] = {g.all_mask}",
+        where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[{ST.loc}[_c]] for _c in _m]))"
+        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] = {g.all_mask}",
                   f"if _m: st.event(0, 'revealed in ' + {where} + ': {{}}', tuple(_m))"]
         spec = self.source.zone_spec(s.what)  # (None for a card or a list)
         if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
@@ -350,13 +352,13 @@ class CardMoves:
         """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
         what = self.expr_src(e)
         if self.type(e) == CARD:
-            return [f"_c = {what}", f"if _c is not None: st.known[_c] {update}"]
+            return [f"_c = {what}", f"if _c is not None: {ST.known}[_c] {update}"]
         spec = self.source.zone_spec(e)
         if spec is not None and not self.g.zone_grid[self.g.zone_base[spec]]:  # a pile or a hand: no none
-            return ["_k = st.known", f"for _c in {what}: _k[_c] {update}"]
+            return [f"_k = {ST.known}", f"for _c in {what}: _k[_c] {update}"]
         inner = what[1:-1] if what.startswith("(") and what.endswith(")") else what
         places = _grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
-        return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: st.known[_c] {update}"]
+        return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: {ST.known}[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
         self.part(s.what)
@@ -365,7 +367,7 @@ class CardMoves:
         def write(v: Variant) -> list[str]:
             who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
             places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
-            logged = [*self._cards_src(s.what, "_m"), "for _c in _m: st.known[_c] |= _b",
+            logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] |= _b",
                       f"if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
                       "': {}', tuple(_m))"]
             plain = _indented(self._each_card_src(s.what, "|= _b"))
@@ -388,9 +390,9 @@ class CardMoves:
             counted = [*self._count_src(v, "_a", "_za", "-"), *self._count_src(v, "_a", "_zb", "+"),
                        *self._count_src(v, "_b", "_zb", "-"), *self._count_src(v, "_b", "_za", "+")]
             return [*both, *v.logged(logged, ["if _a is not None and _b is not None and _a != _b:", *_indented([
-                "_o = st.loc", "_za = _o[_a]", "_zb = _o[_b]", "_la = st.zones[_za]", "_lb = st.zones[_zb]",
+                f"_o = {ST.loc}", "_za = _o[_a]", "_zb = _o[_b]", f"_la = {ST.zones}[_za]", f"_lb = {ST.zones}[_zb]",
                 "_ia = _la.index(_a)", "_ib = _lb.index(_b)", "_la[_ia] = _b", "_lb[_ib] = _a", "_o[_a] = _zb",
-                "_o[_b] = _za", f"_t = {learn}[_zb]", "if _t: st.known[_a] = ~_t if _t < 0 else st.known[_a] | _t",
-                f"_t = {learn}[_za]", "if _t: st.known[_b] = ~_t if _t < 0 else st.known[_b] | _t", *counted])])]
+                "_o[_b] = _za", f"_t = {learn}[_zb]", f"if _t: {ST.known}[_a] = ~_t if _t < 0 else {ST.known}[_a] | _t",
+                f"_t = {learn}[_za]", f"if _t: {ST.known}[_b] = ~_t if _t < 0 else {ST.known}[_b] | _t", *counted])])]
 
         b.emit(s.span, PLAIN, write)

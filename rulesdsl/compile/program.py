@@ -21,7 +21,7 @@ from ..engine.state import (
     State,
 )
 from ..errors import Diagnostic, RulesError
-from .blocks import block_function, env_list
+from .blocks import block_function
 from .counts import CountWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
@@ -32,6 +32,7 @@ from .runtime import (
     too_deep,
 )
 from .skeleton import Skeleton
+from .source import env_list
 from .statements import Statements
 from .straight import straight_playout
 from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
@@ -325,7 +326,7 @@ class Compiler(Skeleton, Statements):
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
         f = self.expr(info.expr)
         if not f.reads_locals:
-            return f"({f.src})"  # it uses no locals: the block's own are as good
+            return f"({self.source.named_src(f)})"  # it uses no locals: the block's own are as good
         return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 
     def cond_fn(self, info) -> Callable[[State], object]:

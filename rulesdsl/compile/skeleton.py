@@ -12,12 +12,12 @@ from ..engine.state import (
     TEST,
     State,
 )
-from .blocks import Ask, Branch, Goto, Halt, Item, Push, env_list
+from .blocks import Ask, Branch, Goto, Halt, Item, Push
 from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
 )
-from .source import NoSource, Variant
+from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
 
 
@@ -93,32 +93,33 @@ class Skeleton:
         self.turn_cell[0], self.turn_cell[1] = self.turn_region
 
     def _next_turn(self, v: Variant) -> list[str]:
-        """A new turn: whose it is (the next player named, or the one after the player to
-        continue from, or after the current one), counted against the step budget."""
+        """A new turn, counted against the step budget (see next_seat)."""
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
+                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
+
+    def next_seat(self) -> list[str]:
+        """Whose turn comes (`_w`): the next player named, or the one after the player to continue
+        from, or after the current one; both marks go back to -1 (most turns find both so)."""
         n = self.n
-        return [
-            "st.budget -= 1",
-            "if st.budget < 0: st.tick()",
-            "if st.next_player >= 0: _w = st.next_player",
-            f"elif st.continue_from >= 0: _w = (st.continue_from + st.direction) % {n}",
-            "elif st.turn == 0: _w = st.current",
-            f"else: _w = (st.current + st.direction) % {n}",
-            "st.next_player = st.continue_from = -1",
-            "st.current = _w",
-            "st.turn += 1",
-            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')"),
-        ]
+        return ["if st.next_player >= 0:",
+                "    _w = st.next_player",
+                "    st.next_player = st.continue_from = -1",
+                "elif st.continue_from >= 0:",
+                f"    _w = (st.continue_from + st.direction) % {n}",
+                "    st.continue_from = -1",
+                f"elif st.turn == 0: _w = {ST.current}",
+                f"else: _w = ({ST.current} + st.direction) % {n}",
+                f"{naming().store('current')} = _w",
+                "st.turn += 1"]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
         """The turn's decision: the turn-options function's body written in place (one call less
         a turn; the last op of its block, so the names it binds, env included, are not read after
         it; one that returns early stays a function); no option, and the turn passes."""
         const = self.source.const
-        body = self.turn_option_lines[1:-1]
-        get = [f"_v = {const(self.g.turn_options_fn)}(st)"] if any("return" in line for line in body) \
-            else [*(line[4:] for line in body), "_v = opts"]
-        passes = f"st.event(0, {const(self.g.names)}[st.current] + ' cannot act: the turn passes')"
-        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, "st.current")]
+        get = self.turn_options_in_place(self.turn_option_lines) or [f"_v = {const(self.g.turn_options_fn)}(st)"]
+        passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
+        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
 
     def _action_parts(self) -> list:
         """Each action's `when` and the list of its leading `choose`, to locate an error in the
@@ -138,8 +139,31 @@ class Skeleton:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         g = self.g
+        lines = self.turn_options_lines()
+        scope: dict[str, object] = {}
+        text = "\n".join(lines) + "\n"
+        try:
+            code = compile(text, f"<rules {g.name} turn options>", "exec")
+        except SyntaxError as e:
+            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
+            raise
+        exec(code, self.source.names, scope)
+        self.turn_option_lines = lines
+        return scope["turn_options"]
+
+    @staticmethod
+    def turn_options_in_place(lines: list[str]) -> list[str] | None:
+        """The turn-options function's body as lines setting `_v` to the options where the turn
+        asks (one call less a turn), or None if it returns early."""
+        body = lines[1:-1]
+        return None if any("return" in line for line in body) else [*(line[4:] for line in body), "_v = opts"]
+
+    def turn_options_lines(self) -> list[str]:
+        """The turn-options function's lines, in the naming being written (the straight writer's
+        game loop writes its body in place)."""
+        g = self.g
         inline = self.source.inline
-        lines = ["def turn_options(st):", "    opts = []", "    me = st.current"]
+        lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)
@@ -162,16 +186,7 @@ class Skeleton:
             lines.extend("    " + line for line in body)
         lines.extend("    " + line for line in fuse(run, "_wo{i}"))
         lines.append("    return opts")
-        scope: dict[str, object] = {}
-        text = "\n".join(lines) + "\n"
-        try:
-            code = compile(text, f"<rules {g.name} turn options>", "exec")
-        except SyntaxError as e:
-            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
-            raise
-        exec(code, self.source.names, scope)
-        self.turn_option_lines = lines
-        return scope["turn_options"]
+        return lines
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -41,23 +42,62 @@ def env_list(items: list[str], size: int) -> str:
 class Naming:
     """What written source calls the locals: items of a list (`env[3]`, the machine's frame;
     `_e4[3]`, an inlined leaf's list) or Python locals of their own (`_e3` in a straight unit,
-    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf). The writers take it as a
-    parameter, so nothing renames their source afterwards."""
+    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf); and the state's fields and
+    the generated code's constants, which a straight function may bind to locals first (`fields`:
+    `_Szones` for `st.zones`; `consts`: `_K33` for `_k33`). The writers take it as a parameter, so
+    nothing renames their source afterwards. It counts the stores into fields it sees written (a
+    stored field is never bound)."""
 
-    __slots__ = ("list", "prefix")
+    __slots__ = ("consts", "fields", "list", "prefix", "stores")
 
-    def __init__(self, list: str | None = "env", prefix: str = "") -> None:
+    def __init__(self, list: str | None = "env", prefix: str = "", fields=(), consts=(),
+                 stores: Counter | None = None) -> None:
         self.list = list
         self.prefix = prefix
+        self.fields = frozenset(fields)
+        self.consts = frozenset(consts)
+        self.stores = Counter() if stores is None else stores
 
     def local(self, k: int) -> str:
         return f"{self.list}[{k}]" if self.list is not None else f"{self.prefix}{k}"
 
+    def locals_as(self, list: str | None, prefix: str = "") -> Naming:
+        """The same fields and constants (and stores), the locals named otherwise."""
+        return Naming(list, prefix, self.fields, self.consts, self.stores)
+
+    def name(self, field: str) -> str:
+        """What the source calls one of the state's fields."""
+        if field not in self.fields:
+            return f"st.{field}"
+        return "_Scur" if field == "current" else f"_S{field}"
+
+    def store(self, field: str) -> str:
+        """The target of a store into one of the state's fields (`st.current = _Scur` if bound)."""
+        self.stores[field] += 1
+        return f"st.{field} = {self.name(field)}" if field in self.fields else f"st.{field}"
+
+    def const(self, name: str) -> str:
+        """What the source calls a constant of the generated code (`_k33`)."""
+        return "_K" + name[2:] if name in self.consts else name
+
+    def bound_consts(self, names: dict) -> dict:
+        """`names` (the generated code's globals) with the constants bound here by their local
+        names too, for source of this naming evaluated on its own (card_tables)."""
+        return {**names, **{"_K" + k[2:]: names[k] for k in self.consts}} if self.consts else names
+
     @property
-    def key(self) -> tuple[str | None, str]:
-        return self.list, self.prefix
+    def key(self) -> tuple:
+        return self.list, self.prefix, self.fields, self.consts
 
 
+class _Fields:
+    """`ST.zones`: a read of the state's field as the source being written names it."""
+
+    def __getattr__(self, field: str) -> str:
+        return naming().name(field)
+
+
+ST = _Fields()
 ENV = Naming()  # the machine's frames: the list `env`
 _naming = [ENV]  # the naming of the source being written now (one writer at a time, see named)
 
@@ -136,7 +176,7 @@ def _end_of(src: str) -> tuple[str | None, str]:
 def _grid_places(src: str) -> str:
     """`Z` for `[_c for _c in Z if _c is not None]` (a grid's cards, as s_Name and s_Attr write
     them), for a loop that skips none anyway; else src itself."""
-    if not src.startswith("[_c for _c in st.zones["):
+    if not src.startswith(("[_c for _c in st.zones[", "[_c for _c in _Szones[")):
         return src
     tree = pyast.parse(src, mode="eval").body
     if isinstance(tree, pyast.ListComp) and len(tree.generators) == 1 and pyast.unparse(tree.elt) == "_c":
@@ -149,12 +189,14 @@ def _grid_places(src: str) -> str:
 
 # Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
 # the same value and costs less than a call, so `x if x is not None else ...` is written in place.
-_PURE = re.compile(r"(?:env|_e\d+(?:_\d+)?|st\.(?:zones|vars|counters|current|direction)|_[ih]\d+|\d+"
+_PURE = re.compile(r"(?:env|_e\d+(?:_\d+)?|st\.(?:zones|vars|counters|current|direction)|_S(?:zones|vars|counters|cur)"
+                   r"|_[ih]\d+|\d+"
                    r"|[ +\-%\[\]()])*\Z")
 
 
 # What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
-_READ = re.compile(r"(?:env|_e\d+)\[\d+\]|_e\d+(?:_\d+)?|st\.(?:vars|counters)\[\d+\]")  # a read that cannot fail
+# (a read that cannot fail)
+_READ = re.compile(r"(?:env|_e\d+)\[\d+\]|_e\d+(?:_\d+)?|(?:st\.|_S)(?:vars|counters)\[\d+\]")
 
 
 def unguard(src: str, x: str) -> str:

@@ -22,7 +22,6 @@ from .blocks import (
     Branch,
     Goto,
     Push,
-    env_list,
     leaf_lines,
     leaf_run,
     op_lines,
@@ -36,7 +35,7 @@ from .moves import CardMoves, Writer, _text
 from .runtime import (
     Fn,
 )
-from .source import NoSource, Variant
+from .source import ST, NoSource, Variant, env_list, naming
 from .tree import (
     _literal,
     _may_end,
@@ -187,12 +186,12 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             lines = []
-            cell = f"st.{attr}[{base}]"
+            cell = f"{naming().name(attr)}[{base}]"
             who = ""
             if owner is not None:
                 msg = f"'{target[0]}' is none"
                 lines.append(f"_w = {self._seat_src(owner, msg)}")
-                cell = f"st.{attr}[{base} + _w]"
+                cell = f"{naming().name(attr)}[{base} + _w]"
                 who = f"{self.source.const(g.names)}[_w] + '.' + "
             src = self.source.inline(f)
             plus = "+" if sign > 0 else "-"
@@ -346,7 +345,7 @@ class Statements(CardMoves, Bounds):
                     *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                       if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
                 ]
-            who = "st.current" if by is None else inline(by)
+            who = ST.current if by is None else inline(by)
             if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
                 listed = [unguard(line, who[1:-1]) for line in listed]
             return [

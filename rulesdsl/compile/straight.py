@@ -1,30 +1,25 @@
 """Playouts compiled straight: the rules as plain Python functions for a playout that runs to the end.
 
 The machine (State._advance) runs a game as frames of op positions, so that a state can stop at
-any decision and be saved, copied or resumed. A playout that runs to the end with a pick for every
-decision needs none of that: here each procedure, action and hook is one Python function with
-Python control flow (`if`, `while`, `for`), a call is a call, a `choose` asks the pick in place, an
-`end` is an exception, and the game's rounds and turns are one loop. The statements themselves are
-the ones the machine's generated blocks run (each op's own source), so both ways change a state
-alike; a test plays every game both ways and compares the states.
+any decision. A playout that runs to the end needs none of that: here each procedure, action and
+hook is one Python function with Python's control flow, a call is a call, a `choose` asks the pick
+in place, an `end` is an exception, and the game's rounds and turns are one loop. The statements
+are the ops' own source, as the machine's blocks run them; a test plays every game both ways.
 
-The straight run is only a faster way to the same end: it takes over at a turn's decision (the
-machine plays up to there), and anything out of the ordinary (a pick that fails or gives a bad
-index, a rules error, a loop without decisions, the playout's limit) stops it. The state then goes back to where the
-straight run began and the machine plays the same game again from there, with the picks the
-straight run recorded, so what the caller sees (the state, the error and its line) is the
-machine's own. Games whose rules hold something this writer does not know run on the machine.
+The straight run takes over at a turn's decision, and anything out of the ordinary (a pick that
+fails or is out of range, a rules error, the playout's limit) stops it: the state goes back to
+where it began and the machine plays the same game again with the recorded picks, so what the
+caller sees is the machine's own. Rules this writer does not know run on the machine.
 """
 
 from __future__ import annotations
 
 import ast as pyast
-import collections
-import re
+from collections import Counter
 
 from .. import ast
 from ..engine.state import _FAILED, PLAIN
-from .source import ENV, STRAIGHT_RUN, Naming, env_list, named
+from .source import ST, STRAIGHT_RUN, Naming, env_list, named, naming
 
 
 class Bail(Exception):
@@ -42,13 +37,13 @@ class NoStraight(Exception):
     """The rules hold something the straight writer does not write: the machine runs them."""
 
 
-# The state's fields that keep one value while a straight run lasts (see _localized): its lists,
-# which change in place, the pick, and the playout's limit.
+# The state's fields that keep one value while a straight run lasts: its lists, which change in
+# place, the pick, and the playout's limit. A function that reads one more than once reads it as a
+# local bound first (`_Szones`), as it does a constant it reads more than twice (`_K33`).
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
-_TABLE = re.compile(r"\b_k\d+\b")
-# The statements the straight writer writes as Python's own control flow; every other statement is
-# its ops' plain lines (a new statement whose ops are all PLAIN needs nothing here).
+# The statements written as Python's own control flow; every other one is its ops' plain lines.
 _CONTROL = (ast.If, ast.While, ast.ForEach, ast.Repeat, ast.Break, ast.Return, ast.CallStmt, ast.End, ast.Choose)
+_TURN = "                    "  # the indent of a turn's lines in the game's loop
 
 
 class StraightWriter:
@@ -56,57 +51,62 @@ class StraightWriter:
 
     def __init__(self, compiler, limited: bool = True) -> None:
         self.c = compiler
-        # Whether the playout's limit is tested before each pick: a playout without a limit runs
-        # functions written without the test (straight_playout).
+        # Whether the playout's limit is tested before each pick (straight_playout).
         self.limited = limited
         self.g = compiler.g
         self.p = compiler.p
-        self.inline: dict[int, list[str]] = {}  # code index -> its statements, to write in place
+        self.inline: dict[int, tuple[list, str]] = {}  # code index -> (statements, unit), written in place
         self.counts = compiler.source.counts  # domains counted from hands counted by face
+        self.unit_name = ""
+        self.returns = False  # whether the unit being written returns early
+        self.watched: list[str] | None = None  # see end_checks
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
         g, p = self.g, self.p
         out: list[str] = []
-        hooks = self.c.hook_codes
         for name, code_id in self.c.proc_codes.items():
             out += self.unit(code_id, p.procedures[name].body, "procedure")
-        for when, code_id in hooks.items():
+        for when, code_id in self.c.hook_codes.items():
             out += self.unit(code_id, p.hooks[when].body, when)
         for a, info in zip(g.actions, p.actions, strict=True):
-            body = info.body[1:] if a.lead is not None else info.body
-            out += self.unit(a.code, body, "action")
+            out += self.unit(a.code, info.body[1:] if a.lead is not None else info.body, "action")
         out += self.main()
         return "\n".join(out) + "\n"
 
     def unit(self, code_id: int, body, unit: str) -> list[str]:
         """A function of the unit's locals, each a Python local (`_e3`): its arguments first, the
         rest none. A unit whose statements hand their locals on as one list (to a define's value)
-        gets them as the list `env`: the writer says so, and the unit is written again."""
-        self.unit_name = unit
+        gets them as the list `env`. Written once to count what it reads, and again with what is
+        worth it bound (see _bound)."""
         n = self.g.codes[code_id].nlocals
         params = "".join(f", _e{i}=None" for i in range(n))
-        lines, whole = self.unit_lines(code_id, body, Naming(None, "_e"))
+        head: list[str] = []
+        naming = Naming(None, "_e")
+        lines, whole = self.unit_lines(code_id, body, unit, naming)
         if whole:
-            lines = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]", *self.unit_lines(code_id, body, ENV)[0]]
-        elif unit != "procedure" and not any("return" in line for line in lines):
-            # (a hook or action, which the game's loop may write in place; a procedure is called)
-            in_place = self.unit_lines(code_id, body, Naming(None, f"_e{code_id}_"))[0]
-            self.inline[code_id] = [line[4:] for line in in_place]
-        return [f"def _sp_{code_id}(st, rec{params}):", *_localized(lines), ""]
+            head = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]"]
+            naming = Naming()
+            lines = self.unit_lines(code_id, body, unit, naming)[0]
+        elif unit != "procedure" and not self.returns:
+            self.inline[code_id] = (body, unit)  # (a procedure is always called)
+        binds, naming = _bound(naming, [*head, *lines], self.c.source.const_names)
+        if binds:
+            lines = self.unit_lines(code_id, body, unit, naming)[0]
+        return [f"def _sp_{code_id}(st, rec{params}):", *binds, *head, *lines, ""]
 
-    def unit_lines(self, code_id: int, body, naming: Naming) -> tuple[list[str], bool]:
-        """The unit's lines with its locals named so, and whether they hand the locals on as a list."""
+    def unit_lines(self, code_id: int, body, unit: str, naming: Naming) -> tuple[list[str], bool]:
+        """The unit's lines in that naming, and whether they hand the locals on as a list."""
         sc = self.c.source
         before = sc.whole_reads
+        self.unit_name, self.returns = unit, False
         with named(naming):
             lines = self.body(body, "    ") or ["    pass"]
-        if code_id in self.c.recursive_codes:
-            # A frame on the state's stack while it runs, as the machine's: the depth of recursion
-            # is counted the same way (Compiler.depth_check).
-            check = sc.const(self.c.depth_check)
-            lines = [f"    {check}(st)", f"    st.stack.append([{code_id}, 0, []])", "    try:",
-                     *("    " + line for line in lines), "    finally:", "        st.stack.pop()"]
+            if code_id in self.c.recursive_codes:
+                # A frame on the state's stack while it runs, as the machine's: the depth of recursion
+                # is counted the same way (Compiler.depth_check).
+                lines = [f"    {sc.const(self.c.depth_check)}(st)", f"    st.stack.append([{code_id}, 0, []])",
+                         "    try:", *("    " + line for line in lines), "    finally:", "        st.stack.pop()"]
         return lines, sc.whole_reads != before
 
     def call(self, code_id: int, args: list[str], ind: str) -> list[str]:
@@ -114,21 +114,20 @@ class StraightWriter:
 
     def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
         """A hook's or action's statements written where the game's loop runs it, its locals named
-        after it (`_e7_0`): one Python call less a turn. A unit that returns early is called."""
-        body = self.inline.get(code_id)
-        if body is None:
+        after it (`_e7_0`), its fields as the loop names them: one Python call less a turn. A unit
+        that returns early is called."""
+        entry = self.inline.get(code_id)
+        if entry is None:
             return self.call(code_id, args, ind)
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        return [*sets, *(ind + line for line in body)]
+        lines = self.unit_lines(code_id, entry[0], entry[1], naming().locals_as(None, f"_e{code_id}_"))[0]
+        return [*sets, *(ind + line[4:] for line in lines)]
 
     # ------------------------------------------------------------ statements
     def body(self, stmts, ind: str) -> list[str]:
-        out: list[str] = []
-        for s in stmts:
-            out += self.stmt(s, ind)
-        return out
+        return [line for s in stmts for line in self.stmt(s, ind)]
 
     def cond(self, e: ast.Expr) -> str:
         """A statement's test or argument as the compiler compiled it for the statement's op."""
@@ -150,49 +149,45 @@ class StraightWriter:
             raise NoStraight(f"op {k} of {code.name} returns")
         return lines
 
+    def block(self, stmts, ind: str) -> list[str]:
+        return self.body(stmts, ind) or [ind + "pass"]
+
     def stmt(self, s: ast.Stmt, ind: str) -> list[str]:
         local = self.c.source.local
+        inner = ind + "    "
         if not isinstance(s, _CONTROL):
             code, start, end = self.ops(s)
             return [ind + line for k in range(start, end) for line in self.plain(code, k)]
         if isinstance(s, ast.If):
             out = []
             for i, (cond, body) in enumerate(s.branches):
-                out.append(f"{ind}{'if' if i == 0 else 'elif'} {self.test(cond)}:")
-                out += self.body(body, ind + "    ") or [ind + "    pass"]
-            if s.orelse is not None:
-                out.append(f"{ind}else:")
-                out += self.body(s.orelse, ind + "    ") or [ind + "    pass"]
-            return out
+                out += [f"{ind}{'if' if i == 0 else 'elif'} {self.test(cond)}:", *self.block(body, inner)]
+            return out if s.orelse is None else [*out, f"{ind}else:", *self.block(s.orelse, inner)]
         if isinstance(s, ast.While):
-            return [f"{ind}while {self.test(s.cond)}:", *self.body(s.body, ind + "    "),
-                    f"{ind}    st.budget -= 1", f"{ind}    if st.budget < 0: st.tick()"]
-        if isinstance(s, ast.ForEach):
-            # (The machine also keeps the position in a slot of its own: only its steps read it.)
+            return [f"{ind}while {self.test(s.cond)}:", *self.body(s.body, inner),
+                    f"{inner}st.budget -= 1", f"{inner}if st.budget < 0: st.tick()"]
+        if isinstance(s, (ast.ForEach, ast.Repeat)):
+            # (The machine also keeps a loop's position in a slot of its own: only its steps read it.)
+            code, start, _ = self.ops(s)
+            first = [ind + line for line in self.plain(code, start)]
+            if isinstance(s, ast.Repeat):
+                left = local(self.p.slots[id(s)])
+                return [*first, f"{ind}while {left} > 0:", f"{inner}{local(self.p.slots[id(s)])} -= 1",
+                        *self.body(s.body, inner)]
             var_slot, list_slot, _ = self.p.slots[id(s)]
-            code, start, _ = self.ops(s)
-            return [*(ind + line for line in self.plain(code, start)),
-                    f"{ind}for {local(var_slot)} in {local(list_slot)}:",
-                    *(self.body(s.body, ind + "    ") or [ind + "    pass"])]
-        if isinstance(s, ast.Repeat):
-            slot = self.p.slots[id(s)]
-            code, start, _ = self.ops(s)
-            return [*(ind + line for line in self.plain(code, start)),
-                    f"{ind}while {local(slot)} > 0:", f"{ind}    {local(slot)} -= 1", *self.body(s.body, ind + "    ")]
+            return [*first, f"{ind}for {local(var_slot)} in {local(list_slot)}:", *self.block(s.body, inner)]
         if isinstance(s, ast.Break):
             return [f"{ind}break"]
-        if isinstance(s, ast.Return):
-            return [f"{ind}return"]
         if isinstance(s, ast.CallStmt):
             return self.call(self.c.proc_codes[s.func], [self.cond(a) for a in s.args], ind)
-        if isinstance(s, ast.End):
-            if self.unit_name == "game end" or (self.unit_name == "round end" and s.what != "game"):
-                return [f"{ind}return"]
-            # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
-            return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
         if isinstance(s, ast.Choose):
             return self.choose(s, ind)
-        raise NoStraight(type(s).__name__)
+        if isinstance(s, ast.End) and not (self.unit_name == "game end"
+                                           or (self.unit_name == "round end" and s.what != "game")):
+            # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
+            return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
+        self.returns = True  # (`return`, or an `end` that ends the hook it is in)
+        return [f"{ind}return"]
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
         local = self.c.source.local
@@ -203,31 +198,94 @@ class StraightWriter:
                   f"{ind}else:",
                   f"{ind}    _nv = len(_v)",
                   *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
-                  f"{ind}    {local(slot)} = _v[_i]; st.budget = st.step_limit"]
+                  f"{ind}    {local(slot)} = _v[_i]; st.budget = {ST.step_limit}"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
-        if counted is None:  # (a zone that fails fails here as where the machine lists it: a bail)
-            return listed
+        head = listed[:2]  # who chooses, and that it is someone
+        if counted is None or not (head[0].startswith(f"{ind}_p = ") and head[1].startswith(f"{ind}if _p is None")):
+            return listed  # (a zone that fails fails here as where the machine lists it: a bail)
         # Counted (counts.py): the options' number from the counts, the one picked found after.
         zone, count, find = counted
-        head = listed[:2]  # who chooses, and that it is someone
-        if not (head[0].startswith(f"{ind}_p = ") and head[1].startswith(f"{ind}if _p is None")):
-            return listed
-        sees = self.c.source.const(self.g.zone_seen_by)
-        pass_ = ["_qcount += 1"] if s.optional else []
         found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + line for line in find)] if s.optional else find
         inner = [
-            *count, *pass_,
+            *count, *(["_qcount += 1"] if s.optional else []),
             f"if not _qcount: {local(slot)} = None",
             "else:",
             *("    " + line for line in _asked("_k", "_qcount", "_p", self.limited)),
             *("    " + line for line in found),
-            f"    {local(slot)} = _x; st.budget = st.step_limit",
+            f"    {local(slot)} = _x; st.budget = {ST.step_limit}",
         ]
-        return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = st.counts[_qz]",
-                f"{ind}if _qh is not None and {sees}[_qz] >> _p & 1:", *(f"{ind}    {line}" for line in inner),
-                f"{ind}else:", *("    " + line for line in listed[2:])]
+        return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = {ST.counts}[_qz]",
+                f"{ind}if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
+                *(f"{ind}    {line}" for line in inner), f"{ind}else:", *("    " + line for line in listed[2:])]
 
     # ------------------------------------------------------------ rounds and turns
+    def main(self) -> list[str]:
+        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out:
+        written once to count what it reads, and again with what is worth it bound (see _bound)."""
+        naming = Naming()
+        with named(naming):
+            lines = self.main_lines()
+        binds, naming = _bound(naming, lines, self.c.source.const_names, main=True)
+        if binds:
+            with named(naming):
+                lines = self.main_lines()
+        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
+        # with its end (a run that stops leaves them to the state the machine goes back to).
+        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
+                    "        st.counts = []", "", "def _sp_run(st, rec):"]
+        return ["def _sp_main(st, rec):", *(counting if self.g.count_size else []), *binds, *lines]
+
+    def main_lines(self) -> list[str]:
+        c, p = self.c, self.p
+        options = c.turn_options_in_place(c.turn_options_lines())
+        if options is None:
+            raise NoStraight("turn options that return early")
+        counted = self.counted_options()
+        # The game's end, its frame's position where the machine's would be.
+        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(self.g.codes[0].kinds)}", "return"]
+        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
+        checks = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
+        ended = self.ended
+        return [
+            "    env = []",
+            *(f"    _seen_{name} = None" for name in self.watched),
+            "    resumed = True",  # the straight run begins at a turn's decision
+            "    while True:",  # a round
+            "        try:",
+            "            if not resumed:",
+            "                st.budget -= 1",
+            "                if st.budget < 0: st.tick()",
+            "                st.round += 1",
+            *ended("round start", "                "),
+            "            while True:",  # a turn
+            "                try:",  # `end turn` in the turn's start or its action: to the turn's end
+            "                    if resumed:",
+            "                        resumed = False",
+            "                    else:",
+            "                        st.budget -= 1",
+            "                        if st.budget < 0: st.tick()",
+            *(_TURN + "    " + line for line in self.c.next_seat()),
+            *self.hook("turn start", "                        "),
+            *self.ask_turn(counted, options),
+            *(_TURN + "    " + line for line in self.entered(counted)),
+            "                except _End as e:",
+            "                    if e.what != 'turn': raise",
+            *ended("turn end", "                "),
+            *checks,
+            "        except _End as e:",
+            "            what = e.what",
+            "        if what == 'round':",
+            *ended("round end", "            ", False),
+            *(f"            if {e}:\n                what = 'over'" for e in game_ends),
+            "            if what == 'round':",
+            "                continue",
+            "        if what == 'game':",  # the round ends with the game: `round end` first
+            *(ended("round end", "            ", False) or ["            pass"]),
+            *ended("game end", "        ", False),
+            *("        " + line for line in finish),
+            "",
+        ]
+
     def hook(self, when: str, ind: str) -> list[str]:
         """A hook written where the game's loop runs it (none if the rules have no such hook)."""
         return self.in_place(self.c.hook_codes[when], [], ind) if when in self.c.hook_codes else []
@@ -256,101 +314,44 @@ class StraightWriter:
             enter += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "    ")
         return enter
 
-    def end_checks(self, game_ends: list[str], round_ends: list[str]) -> tuple[list[str], list[str]]:
-        """The tests after a turn of the game's and the round's end, and the state's lists they
-        watch (a game's end that reads nothing but counters and variables is tested again only
-        if one of them changed: a copy of the lists, compared at C speed, stands for a test that
-        most turns would find false again)."""
+    def end_checks(self, game_ends: list[str], round_ends: list[str]) -> list[str]:
+        """The tests after a turn of the game's and the round's end. A game's end that reads nothing
+        but counters and variables (`watched`, found as the loop is first written) is tested again
+        only if one of them changed: a copy of the lists, compared at C speed, stands for a test
+        that most turns would find false again."""
         checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
-        watched = _steady_reads(game_ends, any(v.type.startswith("list") for v in self.p.vars))
-        if watched and game_ends:
-            changed = " or ".join(f"st.{name} != _seen_{name}" for name in watched)
+        if self.watched is None:
+            mutable = any(v.type.startswith("list") for v in self.p.vars)
+            self.watched = _steady_reads(game_ends, mutable, self.c.source.const_names) if game_ends else []
+        if self.watched:
+            changed = " or ".join(f"{naming().name(name)} != _seen_{name}" for name in self.watched)
             checks = [f"                if {changed}:",
-                      *(f"                    _seen_{name} = st.{name}[:]" for name in watched),
+                      *(f"                    _seen_{name} = {naming().name(name)}[:]" for name in self.watched),
                       *("    " + line for check in checks for line in check.split("\n"))]
-        checks += [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
-        return checks, watched
-
-    def main(self) -> list[str]:
-        """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
-        c, g, p = self.c, self.g, self.p
-        n = c.n
-        hook, ended = self.hook, self.ended
-        options = c.turn_option_lines
-        if not options or any("return" in line for line in options[1:-1]):
-            raise NoStraight("turn options that return early")
-        counted = self.counted_options()
-        # The game's end, its frame's position where the machine's would be.
-        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(g.codes[0].kinds)}", "return"]
-        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
-        checks, watched = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
-        # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
-        # with its end (a run that stops leaves them to the state the machine goes back to).
-        counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
-                    "        st.counts = []", "", "def _sp_run(st, rec):"]
-        lines = [
-            "def _sp_main(st, rec):",
-            *(counting if g.count_size else []),
-            "    env = []",
-            *(f"    _seen_{name} = None" for name in watched),
-            "    resumed = True",  # the straight run begins at a turn's decision
-            "    while True:",  # a round
-            "        try:",
-            "            if not resumed:",
-            "                st.budget -= 1",
-            "                if st.budget < 0: st.tick()",
-            "                st.round += 1",
-            *ended("round start", "                "),
-            "            while True:",  # a turn
-            "                try:",  # `end turn` in the turn's start or its action: to the turn's end
-            "                    if resumed:",
-            "                        resumed = False",
-            "                    else:",
-            "                        st.budget -= 1",
-            "                        if st.budget < 0: st.tick()",
-            *_next_seat(n),
-            *hook("turn start", "                        "),
-            *self.ask_turn(counted, options),
-            *("                        " + line for line in self.entered(counted)),
-            "                except _End as e:",
-            "                    if e.what != 'turn': raise",
-            *ended("turn end", "                "),
-            *checks,
-            "        except _End as e:",
-            "            what = e.what",
-            "        if what == 'round':",
-            *ended("round end", "            ", False),
-            *(f"            if {e}:\n                what = 'over'" for e in game_ends),
-            "            if what == 'round':",
-            "                continue",
-            "        if what == 'game':",  # the round ends with the game: `round end` first
-            *(ended("round end", "            ", False) or ["            pass"]),
-            *ended("game end", "        ", False),
-            *("        " + line for line in finish),
-            "",
-        ]
-        at = lines.index("    env = []")
-        return [*lines[:at], *_current_local(_localized(lines[at:]))]
+        return checks + [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
 
     def ask_turn(self, counted, options: list[str]) -> list[str]:
         """The turn's question: from counted options (`_k`), or from the listed ones (`_a`, `_x`)."""
         if counted is not None:
-            return self.ask_counted(counted[0], len(self.g.actions), self.limited)
+            total = " + ".join(f"_n{a}" for a in range(len(self.g.actions)))
+            return [*(_TURN + line for line in counted[0]), f"{_TURN}_nt = {total}", f"{_TURN}if _nt:",
+                    *(f"{_TURN}    {line}" for line in _asked("_i", "_nt", ST.current, self.limited)),
+                    f"{_TURN}    st.budget = {ST.step_limit}; _k = _i"]
         return [
-            *("                    " + line[4:] for line in options[1:-1]),
-            "                    _v = opts",
-            "                    if _v:",
-            "                        _nv = len(_v)",
-            *("                        " + line for line in _asked("_i", "_nv", "st.current", self.limited)),
-            "                        st.budget = st.step_limit",
-            "                        _a, _x = _v[_i]"]
+            *(_TURN + line for line in options),
+            f"{_TURN}if _v:",
+            f"{_TURN}    _nv = len(_v)",
+            *(f"{_TURN}    {line}" for line in _asked("_i", "_nv", ST.current, self.limited)),
+            f"{_TURN}    st.budget = {ST.step_limit}",
+            f"{_TURN}    _a, _x = _v[_i]"]
 
     def own_zone_seen(self, zone: str) -> bool:
         """Whether a zone's source names the zone of the current seat's own (`me.hand`) in a family
         whose every zone its owner sees: the turn's chooser then sees it, whichever seat it is."""
-        m = re.fullmatch(r"\((\d+) \+ \(st\.current\)\)", zone)
+        base, plus, seat = zone[1:].partition(" + ")
         seen = self.g.zone_seen_by
-        return m is not None and all(seen[int(m[1]) + p] >> p & 1 for p in range(self.c.n))
+        return zone.startswith("(") and plus != "" and base.isdigit() and seat == f"({naming().name('current')}))" \
+            and all(seen[int(base) + p] >> p & 1 for p in range(self.c.n))
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number
@@ -358,10 +359,7 @@ class StraightWriter:
         per action the lines that find its picked option `_x` (the `_k`-th of its own) once it is
         picked. None if no action's options can be counted: the turn lists them all."""
         c, g = self.c, self.g
-        writer = self.counts
-        inline = c.source.inline
-        sees = c.source.const(g.zone_seen_by)
-        head: list[str] = ["me = st.current"]
+        head: list[str] = [f"me = {ST.current}"]
         fast: list[str] = []  # every counted zone seen: each counted action counted
         slow: list[str] = []  # else: each zone as it is seen
         pick: list[list[str]] = []
@@ -373,18 +371,18 @@ class StraightWriter:
                 found = ["_x = None"]
                 quick_reads = body_reads = False  # (whether they read the action's locals)
             else:
-                domain = info.body[0].domain
                 own = f"_o{ai}"
                 listed, listed_reads = c.source.reading(
                     lambda a=a, info=info, own=own: [f"{own} = []", *c.lead_options(a, info, own, "{v}")])
-                counted = writer.lines(domain, n, "_k")  # (none if it reads locals)
+                counted = self.counts.lines(info.body[0].domain, n, "_k")  # (none if it reads locals)
                 if counted is not None and "_fail(" not in counted[0]:
                     zone, counting, finding = counted
                     z = zones.get(zone)
                     if z is None:  # (a zone's index and counts once a turn: it cannot fail)
                         z = zones[zone] = len(zones)
-                        seen = "" if self.own_zone_seen(zone) else f" and {sees}[_qz{z}] >> me & 1"
-                        head += [f"_qz{z} = {zone}", f"_qh{z} = st.counts[_qz{z}]",
+                        seen = "" if self.own_zone_seen(zone) \
+                            else f" and {c.source.const(g.zone_seen_by)}[_qz{z}] >> me & 1"
+                        head += [f"_qz{z} = {zone}", f"_qh{z} = {ST.counts}[_qz{z}]",
                                  f"_qok{z} = _qh{z} is not None{seen}"]
                     quick = [f"_qh = _qh{z}", *counting, f"{own} = None"]
                     body = [f"if _qok{z}:", *("    " + line for line in quick), "else:",
@@ -396,7 +394,7 @@ class StraightWriter:
                     quick = body = [*listed, f"{n} = len({own})"]
                     found = [f"_x = {own}[_k]"]
                     quick_reads = body_reads = listed_reads
-            cond, cond_reads = c.source.reading(lambda a=a: inline(a.cond) if a.cond is not None else None)
+            cond, cond_reads = c.source.reading(lambda a=a: c.source.inline(a.cond) if a.cond is not None else None)
             for out, lines, reads in ((fast, quick, quick_reads), (slow, body, body_reads)):
                 if a.cond is not None:
                     lines = [f"{n} = 0", f"if {cond}:", *("    " + line for line in lines)]
@@ -410,129 +408,76 @@ class StraightWriter:
         return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
                 *("    " + line for line in slow)], pick
 
-    @staticmethod
-    def ask_counted(count: list[str], actions: int, limited: bool) -> list[str]:
-        """The turn's question from counted options (see counted_options): `_k`, the option picked
-        (the actions' options one after the other)."""
-        ind = "                    "
-        total = " + ".join(f"_n{a}" for a in range(actions))
-        return [
-            *(ind + line for line in count),
-            f"{ind}_nt = {total}",
-            f"{ind}if _nt:",
-            *(f"{ind}    {line}" for line in _asked("_i", "_nt", "st.current", limited)),
-            f"{ind}    st.budget = st.step_limit; _k = _i",
-        ]
 
-
-def _next_seat(n: int) -> list[str]:
-    """The seat whose turn comes, as the machine's turn works it out (both marks go back to -1 as
-    the machine's turn leaves them; most turns find both so)."""
-    return ["                        if st.next_player >= 0:",
-            "                            _w = st.next_player",
-            "                            st.next_player = st.continue_from = -1",
-            "                        elif st.continue_from >= 0:",
-            f"                            _w = (st.continue_from + st.direction) % {n}",
-            "                            st.continue_from = -1",
-            "                        elif st.turn == 0: _w = st.current",
-            f"                        else: _w = (st.current + st.direction) % {n}",
-            "                        st.current = _w",
-            "                        st.turn += 1"]
-
-
-def _current_local(body: list[str]) -> list[str]:
-    """The seat whose turn it is read by a local name too, when only the turn's start sets it."""
-    advance = "                        st.current = _w"
-    if sum(bool(re.search(r"\bst\.current\s*=[^=]", line)) for line in body) == 1 and advance in body:
-        return ["    _Scur = st.current",
-                *(advance.replace("= _w", "= _Scur = _w") if line == advance
-                  else re.sub(r"\bst\.current\b", "_Scur", line)
-                  for line in body)]
-    return body
+def _bound(counted: Naming, lines: list[str], consts: set[str], main: bool = False) -> tuple[list[str], Naming]:
+    """The lines binding what a function's lines, written in `counted`, read often (a steady field
+    read more than once, if none of them is stored; a constant read more than twice; in the game's
+    loop, the seat whose turn it is, when only the turn's start sets it), and the naming that
+    writes them again with those bound. (Counted in the lines' syntax tree: writers hand a source
+    they wrote on to be written twice, or write one they leave out.)"""
+    reads: Counter = Counter()
+    for node in pyast.walk(pyast.parse("def _f():\n" + "\n".join(lines))):
+        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "st":
+            reads[node.attr] += 1
+        elif isinstance(node, pyast.Name) and node.id in consts:
+            reads[node.id] += 1
+    fields = [f for f in _STEADY if reads[f] > 1]
+    if any(counted.stores[f] for f in fields):
+        fields = []
+    if main and counted.stores["current"] == 1:
+        fields.insert(0, "current")
+    names = sorted(k for k, r in reads.items() if k in consts and r > 2)
+    if not fields and not names:
+        return [], counted
+    bound = Naming(counted.list, counted.prefix, fields, names)
+    return [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)], bound
 
 
 def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
     """Lines setting `var` to the pick among `n` options (a name), recorded in `rec` (the run's
-    picks, whose number are the moves it played: State._straight): `st.pick(n)` asked of
-    `chooser`, or the same number drawn here if the pick is a `random.Random`'s randrange
-    (State.draw, random_draw), always below n (and no pick reads the chooser). At the playout's
-    limit (`st.stop`, in picks of the run while it lasts, if it has one: `limited`), a bail: the
-    machine stops there."""
-    return [*(["if len(rec) == st.stop: raise _Bail"] if limited else []),
-            "if st.draw is None:",
+    picks: State._straight): `st.pick(n)` asked of `chooser`, or the same number drawn here if the
+    pick is a `random.Random`'s randrange (State.draw), always below n. At the playout's limit
+    (`st.stop`, if `limited`), a bail: the machine stops there."""
+    return [*([f"if len(rec) == {ST.stop}: raise _Bail"] if limited else []),
+            f"if {ST.draw} is None:",
             f"    st.chooser = {chooser}",
-            f"    try: {var} = st.pick({n})",
+            f"    try: {var} = {ST.pick}({n})",
             "    except BaseException: rec.append(_FAILED); raise",
             f"    rec.append({var})",
             f"    if not 0 <= {var} < {n}: raise _Bail",
-            f"elif {n} == st.free:",  # (`forced=False`: one option is not asked)
+            f"elif {n} == {ST.free}:",  # (`forced=False`: one option is not asked)
             f"    {var} = 0",
             "    rec.append(0)",
             "else:",
-            f"    {var} = st.draw({n}.bit_length())",
-            f"    while {var} >= {n}: {var} = st.draw({n}.bit_length())",
+            f"    {var} = {ST.draw}({n}.bit_length())",
+            f"    while {var} >= {n}: {var} = {ST.draw}({n}.bit_length())",
             f"    rec.append({var})"]
 
 
-def _localized(lines: list[str]) -> list[str]:
-    """A function's body reading the state's steady fields (_STEADY) that it reads more than once
-    by local names (`_Szones`), bound first: nothing binds them anew while a run lasts, and a
-    local is quicker to read than a slot."""
-    counts = {name: sum(len(re.findall(rf"\bst\.{name}\b", line)) for line in lines) for name in _STEADY}
-    names = [name for name, k in counts.items() if k > 1]
-    if any(re.search(rf"\bst\.{name}\s*=[^=]", line) for line in lines for name in names):
-        names = []
-    # (and the generated code's constant tables it reads more than twice: `_k33` a global, `_K33` a local)
-    tables = collections.Counter(m for line in lines for m in _TABLE.findall(line))
-    consts = sorted(name for name, k in tables.items() if k > 2)
-    if not names and not consts:
-        return lines
-    fields = re.compile(rf"\bst\.({'|'.join(names)})\b") if names else None
-
-    def local(m: re.Match) -> str:
-        return "_K" + m[0][2:] if m[0] in consts else m[0]
-
-    lines = [_TABLE.sub(local, fields.sub(r"_S\1", line) if fields else line) for line in lines]
-    return [*(f"    _S{name} = st.{name}" for name in names), *(f"    _K{c[2:]} = {c}" for c in consts), *lines]
-
-
 def _test(src: str) -> str:
-    """A test's source where only its truth is read: `True if X else False` (how a value that must
-    be a boolean is written) is X."""
-    try:
-        tree = pyast.parse(src.strip(), mode="eval").body
-    except SyntaxError:
-        return src
-    if isinstance(tree, pyast.IfExp) and isinstance(tree.body, pyast.Constant) and tree.body.value is True \
-            and isinstance(tree.orelse, pyast.Constant) and tree.orelse.value is False:
+    """A test's source where only its truth is read: `True if X else False` (a value that must be
+    a boolean) is X."""
+    tree = pyast.parse(src.strip(), mode="eval").body
+    if isinstance(tree, pyast.IfExp) and pyast.unparse(tree.body) == "True" and pyast.unparse(tree.orelse) == "False":
         return f"({pyast.get_source_segment(src.strip(), tree.test)})"
     return src
 
 
-def _steady_reads(tests: list[str], mutable_vars: bool) -> list[str]:
+def _steady_reads(tests: list[str], mutable_vars: bool, consts: set[str]) -> list[str]:
     """The state's lists that the tests read (`counters`, `vars`), if they read nothing else that
     may change: no zone, seat, turn or call but `_fail` (which raises), and no variable if one may
     hold a list, which could change in place. Else no list."""
     read: set[str] = set()
-    for src in tests:
-        try:
-            tree = pyast.parse(src.strip(), mode="eval")
-        except SyntaxError:
-            return []
-        for node in pyast.walk(tree):
-            if isinstance(node, pyast.Attribute):
-                if not (isinstance(node.value, pyast.Name) and node.value.id == "st"
-                        and node.attr in ("counters", "vars") and not (node.attr == "vars" and mutable_vars)):
-                    return []
-                read.add(node.attr)
-            elif isinstance(node, pyast.Call):
-                if not (isinstance(node.func, pyast.Name) and node.func.id == "_fail"):
-                    return []
-            elif isinstance(node, pyast.Name):
-                if node.id not in ("st", "_fail") and not _TABLE.fullmatch(node.id):
-                    return []
-            elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)):
+    lists = ("counters",) if mutable_vars else ("counters", "vars")
+    for node in pyast.walk(pyast.parse("\n".join(src.strip() for src in tests))):
+        if isinstance(node, pyast.Attribute):
+            if not (isinstance(node.value, pyast.Name) and node.value.id == "st" and node.attr in lists):
                 return []
+            read.add(node.attr)
+        elif isinstance(node, (pyast.Lambda, pyast.NamedExpr, pyast.comprehension)) \
+                or (isinstance(node, pyast.Call) and pyast.unparse(node.func) != "_fail") \
+                or (isinstance(node, pyast.Name) and node.id not in ("st", "_fail") and node.id not in consts):
+            return []
     return sorted(read)
 
 

@@ -51,8 +51,7 @@ class Machine:
                 n = len(self.options)
                 self.apply_index(pick(n) if forced or n > 1 else 0)
         elif not self.over and self.moves != stop:
-            # The machine's loop answers with `self.pick` where it stops at a decision, and so does
-            # a block that asks one (see compile/blocks.py, _ask).
+            # The machine's loop answers with `self.pick` where it stops at a decision.
             self.pick = pick if forced else (lambda n: pick(n) if n > 1 else 0)
             # A limit far ahead (a cap that keeps a game from running for ever) lets the rules run
             # straight: a straight run that meets it stops, and the machine plays the game again to

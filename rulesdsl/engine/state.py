@@ -192,8 +192,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         # Loop steps or turns without a decision before the rules are called broken (tick); a search
         # may lower it on its copies, to give up on a world that cannot be played on sooner.
         self.step_limit = g.limits["steps"]
-        # While a playout runs: its pick and the move it stops at (see `playout`); a block asking
-        # a decision then answers it itself.
+        # While a playout runs: its pick and the move it stops at (see `playout`).
         self.pick: Callable[[int], int] | None = None
         self.stop = -1
         # While a straight run lasts, if the pick is a `random.Random`'s randrange: that generator's
