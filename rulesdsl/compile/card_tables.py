@@ -10,7 +10,7 @@ import ast as pyast
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import GRID
-from .source import _grid_places, env_list
+from .source import env_list, grid_places
 from .tree import _descendants_nodes
 
 _VALUE_NODES = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant,
@@ -73,7 +73,7 @@ class CardTables:
         body = self.inline_define(info, [var], True) if len(args) == 1 else None
         if body is None:
             return f"_each({self.const(self.define_body(e.func))}, st, {env_list(args, info.nlocals)}, {spread})"
-        seq = _grid_places(args[0])  # (the loop below skips empty places itself)
+        seq = grid_places(args[0])  # (the loop below skips empty places itself)
         table = self.card_values(body, var) if self.type(e.args[0]) in (ZONE, "list[card]") else None
         if table is not None:  # (about the card alone: its value for every card, worked out now)
             return self.over(seq, lambda s: f"[{self.const(table)}[{var}] for {var} in {s} if {var} is not None]")

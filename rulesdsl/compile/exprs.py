@@ -48,10 +48,15 @@ from .expr_runtime import (
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
+from .source import ENV, Lookup, Src, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE
 
-__all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
+__all__ = ["SourceCompiler"]
+
+
+def _plain(src: Src) -> bool:
+    """Evaluated already or only reads: read twice rather than bound to a name."""
+    return src.item or src.number or pure(src)
 
 T = TypeVar("T")
 
@@ -80,11 +85,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         }
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
-        self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
-        # What the writer knows of source it wrote, by its text (so that nothing reads it back):
-        self.item_reads: dict[str, tuple[str, str]] = {}  # `T[_i4]`: (T, _i4), a table's entry for an item
-        self.lookups: dict[str, Lookup] = {}  # `(T[_i4] == v)`
-        self.searches: dict[str, tuple[str, str]] = {}  # `next((_i4 for _i4 in S if C), None)`: (_i4, "in S if C")
+        self.known: set[str] = set()  # sources known not to be none where source is being written (knowing)
+        self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self.tables: dict = {}  # see shared
         self._counts = None
         self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
@@ -160,9 +162,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         """The source of f (an expression compiled by `compile`) in the naming being written."""
         src = getattr(f, "src", None)
         node = getattr(f, "node", None)
-        if naming() is ENV or node is None or src is None:
+        if node is None or src is None or (naming() is ENV and not self.known):
             return src
-        key = (id(node), naming().key)
+        key = (id(node), naming().key, frozenset(self.known))
         written = self._named.get(key)
         if written is None:
             written = self._named[key] = self.src(node, {})
@@ -206,14 +208,17 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self._temps += 1
         return f"_b{self._temps}"
 
-    def over(self, seq: str, loop: Callable[[str], str]) -> str:
-        """`loop(seq)`, a comprehension over seq; where seq holds a `:=` (which Python takes in no
-        comprehension's iterable, however deep), the same comprehension over a name that a
-        lambda binds to seq's value, worked out first as it would be."""
-        if ":=" not in seq:
-            return loop(seq)
-        name = self.temp()
-        return f"(lambda {name}: {loop(name)})({seq})"
+    def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
+        """The comprehension `write(seq, first)` writes, `first` the start of its first `for`, which
+        binds the values worked out before its loop (see bind). Python takes no `:=` in a
+        comprehension's iterable, however deep: where a value or seq holds one, they are a lambda's
+        arguments instead (seq worked out last, as the loop would)."""
+        if ":=" in seq:
+            name = self.temp()
+            hoisted, seq = [*hoisted, (name, seq)], name
+        if any(":=" in v for _, v in hoisted):
+            return self.wrap(hoisted, write(seq))
+        return write(seq, self.bind(hoisted)) if hoisted else write(seq)
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
@@ -222,7 +227,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return f"{self.const(f)}(st, {self.whole()})"
         if getattr(f, "reads_locals", True):
             self.local_reads += 1
-        return f"({src})"
+        return paren(src)
 
     def const(self, value) -> str:
         """The name the generated code reads `value` by (one per object)."""
@@ -241,6 +246,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if hoisted is not None:
             return hoisted
         src, reads = self.reading(lambda: getattr(self, "s_" + type(e).__name__)(e, items))
+        if type(src) is str:
+            src = Src(src)
         self._reads_of[src] = reads
         return src
 
@@ -248,10 +255,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return self.c.type(e)
 
     def s_IntLit(self, e, items):
+        return Src(repr(e.value), reads=True, number=e.value >= 0)
+
+    def s_StrLit(self, e, items):
         return repr(e.value)
 
-    s_StrLit = s_IntLit
-    s_BoolLit = s_IntLit
+    s_BoolLit = s_StrLit
 
     def s_NoneLit(self, e, items):
         return "None"
@@ -263,37 +272,46 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         n = g.players
         if kind == "local":
             if ref[1] in items:
-                return items[ref[1]]
-            return self.local(ref[1])
+                item = items[ref[1]]
+                self.item_uses.append(item)
+                return item if isinstance(item, Src) else Src(item, reads=True, item=True)
+            return Src(self.local(ref[1]), reads=True, read=True)
         if kind == "const":
-            return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
-        if kind == "counter":
-            return f"st.counters[{g.counter_layout[self.c.p.counters[ref[1]].name][0]}]"
-        if kind == "var":
-            return f"st.vars[{g.var_layout[self.c.p.vars[ref[1]].name][0]}]"
+            if type(ref[1]) is int:
+                return Src(repr(ref[1]), reads=True, number=ref[1] >= 0)
+            return repr(ref[1]) if isinstance(ref[1], (str, bool)) or ref[1] is None else self.const(ref[1])
+        if kind in ("counter", "var"):
+            name = (self.c.p.counters if kind == "counter" else self.c.p.vars)[ref[1]].name
+            base = (g.counter_layout if kind == "counter" else g.var_layout)[name][0]
+            return Src(f"st.{kind}s[{base}]", reads=True, read=True)
         if kind == "zone":
-            zi = g.zone_base[ref[1]]
-            if g.zone_shape[zi] == GRID:
-                return f"[_c for _c in st.zones[{zi}] if _c is not None]"
-            return f"st.zones[{zi}]"
+            return self.zone(g.zone_base[ref[1]], Src(f"st.zones[{g.zone_base[ref[1]]}]", reads=True))
         if kind == "define":
             info = self.c.p.defines[ref[1]]
             if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
                 src, reads = self.reading(lambda: self.src(info.expr, {}))
                 if not reads and len(src) < 2000:
-                    return f"({src})"
+                    return paren(src)
             return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
         if kind == "builtin":
             name = ref[1]
+            if name in ("me", "direction", "clockwise", "counterclockwise", "player_count"):
+                text = {"me": "st.current", "direction": "st.direction", "clockwise": "1",
+                        "counterclockwise": "-1", "player_count": str(n)}[name]
+                return Src(text, reads=True, number=name in ("clockwise", "player_count"))
             return {
-                "me": "st.current",
                 "others": f"{self.rounds()}[st.direction][st.current][1:]",
-                "round": "st.round", "turn": "st.turn", "direction": "st.direction",
-                "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
+                "round": "st.round", "turn": "st.turn",
                 "winners": "st.winners", "game_over": "st.over",
                 "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
             }[name]
         raise AssertionError(ref)
+
+    def zone(self, zi: int, places: Src) -> Src:
+        """A zone's cards: a pile's list itself, a grid's places that hold one."""
+        if self.c.g.zone_shape[zi] == GRID:
+            return Src(f"[_c for _c in {places} if _c is not None]", places=places)
+        return places
 
     def item(self, e: ast.Expr, items: dict[int, str]) -> bool:
         """Is `e` the item of a loop being written (a name evaluated already, never none)?"""
@@ -303,10 +321,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
         if e.start is None:
-            return "[" + ", ".join(map(str, range(n))) + "]"
-        start = self.src(e.start, items)
-        seat = self.player(e.start, start, "players from")
-        return f"{self.rounds()}[st.direction][{seat}][:]"
+            return Src("[" + ", ".join(map(str, range(n))) + "]", iterated=f"range({n})")
+        seat = self.player(e.start, self.src(e.start, items), "players from")
+        return Src(f"{self.rounds()}[st.direction][{seat}][:]", iterated=f"{self.rounds()}[st.direction][{seat}]")
 
     def rounds(self) -> str:
         """Every seat's round of the table, both ways, made once: `players from p` is a copy of
@@ -321,18 +338,31 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def player(self, node: ast.Expr, src: str, what: str) -> str:
         """A player's seat, or a runtime error if the expression gives none."""
-        if src == "st.current" or src.startswith("_i") or self.never_none(node):
+        if src.item or self.never_none(node):
             return src
         return self.some(src, f"cannot read '{what}' of a player who is none")
 
-    @staticmethod
-    def some(src: str, msg: str) -> str:
-        """Source giving src's value, or raising msg if it is none."""
-        if number(src):
+    def some(self, src: str, msg: str) -> str:
+        """Source giving src's value, or raising msg if it is none (no test where it is known not
+        to be: see knowing)."""
+        if getattr(src, "number", False):
             return src
         if pure(src):
-            return f"({src} if {src} is not None else _fail({msg!r}))"
+            return Src(f"({src})") if src in self.known else f"({src} if {src} is not None else _fail({msg!r}))"
         return f"_some({src}, {msg!r})"
+
+    @contextmanager
+    def knowing(self, x: str | None) -> Iterator[None]:
+        """Source written meanwhile runs only once x (source that only reads) is known not to be
+        none: `x != none and ...x.hand...`, a chooser tested first. Its none checks are not written."""
+        known = x is not None and pure(x) and not getattr(x, "item", False) and x not in self.known
+        if known:
+            self.known.add(x)
+        try:
+            yield
+        finally:
+            if known:
+                self.known.discard(x)
 
     def never_none(self, node: ast.Expr) -> bool:
         """`me`, `next(p)`, `previous(p)`: a seat whenever they give anything at all."""
@@ -352,47 +382,44 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
                 # `(S where C).x`: one comprehension, not a list of the cards and then their x.
                 var, seq, cond, hoisted = self.loop(e.obj, items)
-                return self.bound_loop(hoisted, seq, lambda first, s: f"[{table}[{var}] for {first}{var} in {s} "
-                                                                      f"if ({cond}) and {var} is not None]")
+                return self.over(seq, lambda s, first="": f"[{table}[{var}] for {first}{var} in {s} "
+                                                          f"if ({cond}) and {var} is not None]", hoisted)
             return self.over(obj, lambda s: f"[{table}[_c] for _c in {s} if _c is not None]")
         name = e.name
-        if name == "seat":
-            one = "({p} + 1)"
-        elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
-            base = g.zone_base[g.zone_spec_names.index(name)]
-            if g.zone_shape[base] == GRID:
-                one = f"[_c for _c in st.zones[{_plus(base)}{{p}}] if _c is not None]"
-            else:
-                one = f"st.zones[{_plus(base)}{{p}}]"
-        elif name in g.counter_layout:
-            one = f"st.counters[{_plus(g.counter_layout[name][0])}{{p}}]"
-        else:
-            one = f"st.vars[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
                 return self.over(obj, lambda s: f"[_c for _p in {s} if _p is not None "
-                                                f"for _c in {one.format(p='_p')} if _c is not None]")
-            return self.over(obj, lambda s: f"[{one.format(p='_p')} for _p in {s} if _p is not None]")
-        return one.format(p=self.player(e.obj, obj, name))
+                                                f"for _c in {self.of_player(name, '_p')} if _c is not None]")
+            return self.over(obj, lambda s: f"[{self.of_player(name, '_p')} for _p in {s} if _p is not None]")
+        return self.of_player(name, self.player(e.obj, obj, name))
 
-    def card_attr(self, table: str, obj: str) -> str:
+    def of_player(self, name: str, p: str) -> Src:
+        """A player's attribute (seat, zone, counter or variable) for the seat p gives."""
+        g = self.c.g
+        reads = getattr(p, "reads", False)
+        if name == "seat":
+            return Src(f"({p} + 1)", reads=reads)
+        if name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
+            base = g.zone_base[g.zone_spec_names.index(name)]
+            return self.zone(base, Src(f"st.zones[{_plus(base)}{p}]", reads=reads))
+        kind, base = ("counters", g.counter_layout[name][0]) if name in g.counter_layout \
+            else ("vars", g.var_layout[name][0])
+        return Src(f"st.{kind}[{_plus(base)}{p}]", reads=reads, read=not base and getattr(p, "number", False))
+
+    def card_attr(self, table: str, obj: Src) -> Src:
         """`table[card]`, none for no card; written in place when the card's source only reads."""
-        if obj.startswith("_i") or number(obj):  # an item, a constant: never none
-            read = f"{table}[{obj}]"
-            if obj.startswith("_i"):
-                self.item_reads[read] = table, obj
-            return read
+        if obj.item or obj.number:  # an item, a constant: never none
+            return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
-        end, seq = _end_of(obj)
-        if end is not None:  # the attribute of `top(S)` or `bottom(S)`
+        if obj.end is not None:  # the attribute of `top(S)` or `bottom(S)`
+            end, seq = obj.end
             i = "-1" if end == "_last" else "0"
             if pure(seq):
                 return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
             return f"{end}_attr({table}, {seq})"
-        scan = self.searches.get(obj)
-        if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
-            var, rest = scan
+        if obj.search is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
+            var, rest = obj.search
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
         return f"_card_attr({table}, {obj})"
 
@@ -424,21 +451,20 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         x = a[0]
         g = self.c.g
         n = g.players
-        if f in ("any", "empty", "count") and len(a) == 1 and self.fast:
-            places = _grid_places(x)
-            if places != x:  # a grid's cards: its places tested in C, no list of them
-                if pure(places):
-                    return {"any": f"(len({places}) != {places}.count(None))",
-                            "empty": f"(len({places}) == {places}.count(None))",
-                            "count": f"(len({places}) - {places}.count(None))"}[f]
-                held = f"map(_is_not, {places}, _NONES)"
-                return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
+        if f in ("any", "empty", "count") and len(a) == 1 and self.fast and x.places is not None:
+            places = x.places  # a grid's cards: its places tested in C, no list of them
+            if pure(places):
+                return {"any": f"(len({places}) != {places}.count(None))",
+                        "empty": f"(len({places}) == {places}.count(None))",
+                        "count": f"(len({places}) - {places}.count(None))"}[f]
+            held = f"map(_is_not, {places}, _NONES)"
+            return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
+        if f in ("top", "last", "first", "bottom"):  # no call: `x or [None]` is x itself unless it is empty
+            return self.end_of(f, x)
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
-            # no call: `x or [None]` is x itself unless it is empty
-            "top": f"({x} or [None])[-1]", "last": f"({x} or [None])[-1]", "first": f"({x} or [None])[0]",
-            "bottom": f"({x} or [None])[0]",
-            "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
+            "random": f"_rand(st, {x})",
+            "distinct": Src(f"list(dict.fromkeys({x}))", iterated=f"dict.fromkeys({x})"),
             "sorted": self.over(x, lambda s: f"sorted(_v for _v in {s} if _v is not None)"), "abs": f"abs({x})",
         }
         if f in simple:
@@ -446,27 +472,32 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f in ("min", "max"):
             return f"{f}({a[0]}, {a[1]})" if len(a) == 2 else f"_pick({f}, {x})"
         if f in ("next", "previous"):
-            sign = "" if f == "next" else "-"
-            return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
+            p = self.player(e.args[0], x, f + "()")
+            return Src(f"(({p} + {'' if f == 'next' else '-'}st.direction) % {n})", reads=getattr(p, "reads", False))
         owner = self.const(g.zone_owner)
         if f == "owner":
             return self.of_card(x, lambda c: f"None if {owner}[st.loc[{c}]] < 0 else {owner}[st.loc[{c}]]")
         if f == "place":
             return self.of_card(x, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
         if f == "knows":
-            if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
-                tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
+            if _plain(a[1]) and _plain(x):
+                tests = [f"{v} is not None" for v in (a[1], x) if not (v.item or v.number)]
                 return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
             card, seat = self.temp(), self.temp()
             return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
                 f"and bool(st.known[{card}] >> {seat} & 1))"
         raise AssertionError(f)
 
+    @staticmethod
+    def end_of(f: str, seq: str) -> Src:
+        """`top(S)` (or last, first, bottom), knowing it is (see card_attr)."""
+        end = ("_last", "-1") if f in ("top", "last") else ("_first", "0")
+        return Src(f"({seq} or [None])[{end[1]}]", end=(end[0], seq))
 
-    def of_card(self, x: str, body: Callable[[str], str]) -> str:
+    def of_card(self, x: Src, body: Callable[[str], str]) -> str:
         """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
         and a plain read may be read twice; anything else is read once, into a name of its own."""
-        if _item(x):
+        if x.item or x.number:
             return f"({body(x)})"
         if pure(x):
             return f"(None if {x} is None else {body(x)})"
@@ -475,14 +506,17 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def s_Unary(self, e: ast.Unary, items):
         x = self.src(e.operand, items)
-        return f"(not {x})" if e.op == "not" else f"(-{x})"
+        return f"(not {x})" if e.op == "not" else Src(f"(-{x})", reads=x.reads)
 
     def s_Binary(self, e: ast.Binary, items):
         if e.op == "or":
             alternatives = self.one_of(e, items)
             if alternatives is not None:
                 return alternatives
-        a, b = self.src(e.left, items), self.src(e.right, items)
+        a = self.src(e.left, items)
+        uses = len(self.item_uses)
+        with self.knowing(a.guarded if e.op == "and" else None):  # `x != none and ... x.hand ...`
+            b = self.src(e.right, items)
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
@@ -492,17 +526,14 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 return f"sum(map({self.const(tuple(fused[1]))}.__getitem__, {fused[0]}))"
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
-            if op == "is not":
-                self.none_tests[id(e)] = a
-        tested = self.none_tests.get(id(e.left)) if op == "and" and id(e.left) not in self.hoisted else None
-        if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
-            b = unguard(b, tested)
         text = f"({a} {op} {b})"
-        read = self.item_reads.get(a) if op == "==" else None
-        if read is not None:
+        if op == "is not":
+            return Src(text, guarded=a)
+        if op == "==" and a.item_read is not None:
             known = self.known_value(e.right)
-            self.lookups[text] = Lookup(*read, b, known, known is not None or id(e.right) in self.hoisted)
-        return text
+            return Src(text, lookup=Lookup(*a.item_read, b, known, known is not None or id(e.right) in self.hoisted,
+                                           a.item_read[1] in self.item_uses[uses:]))
+        return Src(text, reads=op in ("+", "-", "%") and a.reads and b.reads)
 
 
     def one_of(self, e: ast.Binary, items) -> str | None:
@@ -526,7 +557,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             x0 = x.pop()
             kinds = self.const(self.c.g.card_kind)
             values = ", ".join(str(self.c.g.kind_names.index(t.kind)) for t in terms)
-            if x0.startswith("_i") or number(x0):
+            if x0.item or x0.number:
                 return f"({kinds}[{x0}] in ({values},))"
             return f"({x0} is not None and {kinds}[{x0}] in ({values},))" if pure(x0) else None
         literal = (ast.IntLit, ast.StrLit, ast.BoolLit)
@@ -543,11 +574,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         x = self.src(e.operand, items)
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
-        if x.startswith("_i") or number(x):  # an item, a constant: never none
+        if x.item or x.number:  # an item, a constant: never none
             text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
-            if x.startswith("_i") and not e.negate:
-                self.lookups[text] = Lookup(kinds, x, str(k), k, True)
-            return text
+            return Src(text, lookup=Lookup(kinds, x, str(k), k, True, False) if x.item and not e.negate else None)
         if pure(x):
             if e.negate:
                 return f"({x} is None or {kinds}[{x}] != {k})"

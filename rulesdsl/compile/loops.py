@@ -5,13 +5,10 @@ the same loops as statements for the block writers (found_lines, picked_lines).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
-from .source import _READ, _STRING, Lookup, _grid_places, pure
+from .source import Lookup, Src, pure
 from .tree import _children, _descendants
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -29,22 +26,11 @@ class LoopWriter:
             # `Z where place(it) <= k`: the first k places of Z (a card's place is where it lies in
             # Z, empty places counted), one slice instead of a search for each card's place.
             var = f"_i{self.c.p.slots[id(e)]}"
-            places = _grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
+            zone = self.src(e.seq, items)
+            places = zone.places or zone  # a grid's places, empty ones too
             return self.over(places, lambda s: f"[{var} for {var} in {s}[:{first}] if {var} is not None]")
         var, seq, cond, hoisted = self.loop(e, items)
-        return self.bound_loop(hoisted, seq, lambda first, s: f"[{var} for {first}{var} in {s} if {cond}]")
-
-    def bound_loop(self, hoisted: list[tuple[str, str]], seq: str, write: Callable[[str, str], str]) -> str:
-        """The comprehension `write(first, seq)` writes (`first` the start of its first `for`),
-        with the values worked out before its loop bound by that `for` (see bind). Python takes
-        no `:=` in a comprehension's iterable: where a value or seq holds one, they are a lambda's
-        arguments instead (seq worked out last, as the loop would)."""
-        if ":=" in seq:
-            name = self.temp()
-            hoisted, seq = [*hoisted, (name, seq)], name
-        if any(":=" in v for _, v in hoisted):
-            return self.wrap(hoisted, write("", seq))
-        return write(self.bind(hoisted), seq)
+        return self.over(seq, lambda s, first="": f"[{var} for {first}{var} in {s} if {cond}]", hoisted)
 
     def first_places(self, e: ast.Where) -> int | None:
         """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
@@ -65,29 +51,27 @@ class LoopWriter:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
         n = self.c.g.players
-        # (each seat is put in for the item's name: not where a text holds that name)
-        plain = self.fast and ":" not in _STRING.sub("''", cond) and not any(var in t for t in _STRING.findall(cond))
-        if not hoisted and plain and isinstance(w.seq, ast.PlayersExpr) \
+        if not hoisted and self.fast and isinstance(w.seq, ast.PlayersExpr) \
                 and n <= MAX_WRITTEN and len(cond) * n <= 4000:
             if w.seq.start is None:
-                return self.unrolled(f, var, cond, [str(p) for p in range(n)])
+                return self.unrolled(f, w, items, [str(p) for p in range(n)])
             start = self.src(w.seq.start, items)
             if pure(start):  # `players from p`: p read again for each seat, checked first as the list is
-                scan = self.unrolled(f, var, cond, [start] + [f"(({start} + st.direction * {k}) % {n})"
-                                                              for k in range(1, n)])
+                scan = self.unrolled(f, w, items, [start] + [f"(({start} + st.direction * {k}) % {n})"
+                                                             for k in range(1, n)])
                 if self.player(w.seq.start, start, "players from") == start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
-        if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None:
-            lookup = self.lookups.get(cond)
-            if lookup is not None and lookup.item == var and var not in lookup.value \
-                    and (lookup.settled or pure(lookup.value)):
-                return self.matching(f, lookup, seq)
-        return self.bound_loop(hoisted, seq, lambda first, s: self.scan_body(f, var, s, cond, first, eager))
+        lookup = cond.lookup
+        if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None \
+                and lookup is not None and lookup.item == var and not lookup.reads_item \
+                and (lookup.settled or pure(lookup.value)):
+            return self.matching(f, lookup, seq)
+        return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
         """A count, a test or a search over a `where` (`first`: the start of its `for`, see
-        bound_loop). A list comprehension is quicker than a generator that stops early (one call,
+        over). A list comprehension is quicker than a generator that stops early (one call,
         no resuming) on a short list with a cheap test that cannot fail (`eager`); a count goes
         over every item anyway."""
         loop = f"{first}{var} in {seq} if {cond}"
@@ -95,18 +79,16 @@ class LoopWriter:
             return f"len([1 for {loop}])"
         if eager:
             found = f"[{var} for {loop}]"
-            return {"any": f"(not not {found})", "empty": f"(not {found})", "top": f"({found} or [None])[-1]",
-                    "last": f"({found} or [None])[-1]"}.get(f, f"({found} or [None])[0]")
+            if f in ("any", "empty"):
+                return f"(not not {found})" if f == "any" else f"(not {found})"
+            return self.end_of(f, found)
         if f == "any":
             return f"any(True for {loop})"
         if f == "empty":
             return f"(not any(True for {loop}))"
-        if f in ("top", "last"):
-            loop = f"{first}{var} in reversed({seq}) if {cond}"
-        text = f"next(({var} for {loop}), None)"
-        if not first:  # (a search card_attr may read an attribute in)
-            self.searches[text] = var, loop.removeprefix(f"{var} ")
-        return text
+        rest = f"in reversed({seq}) if {cond}" if f in ("top", "last") else f"in {seq} if {cond}"
+        # (a search card_attr may read an attribute in)
+        return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
         """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
@@ -141,9 +123,8 @@ class LoopWriter:
             return None
         var, seq, cond, hoisted = self.loop(w, {})
         lines = [f"{n} = ({v})" for n, v in hoisted]
-        lookup = self.lookups.get(cond)
-        if pure(seq) and lookup is not None and lookup.item == var \
-                and (lookup.settled or _READ.fullmatch(lookup.value)):
+        lookup = cond.lookup
+        if pure(seq) and lookup is not None and lookup.item == var and (lookup.settled or lookup.value.read):
             lines.append(f"if {self.matching('any', lookup, seq)}:")
         else:
             lines.append("if True:")
@@ -172,12 +153,13 @@ class LoopWriter:
             self.tables[key] = make()
         return self.tables[key]
 
-    def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
+    def unrolled(self, f: str, w: ast.Where, items: dict[int, str], seats: list[str]) -> str:
         """A scan over every player, one test per seat written out (there are few): no loop at all.
         The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the
-        same tests run as in a generator; `seats` is each one's source, in the table's order."""
-        item = re.compile(rf"\b{var}\b")
-        tests = ["(" + item.sub(lambda _m, p=p: p, cond) + ")" for p in seats]
+        same tests run as in a generator; `seats` is each one's source, in the table's order,
+        written as the item (never none, read freely)."""
+        slot = self.c.p.slots[id(w)]
+        tests = [f"({self.src(w.cond, {**items, slot: Src(p, reads=True, item=True)})})" for p in seats]
         if f == "count":
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         if f in ("any", "empty"):
@@ -201,10 +183,9 @@ class LoopWriter:
 
     def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
         seq = self.src(e.seq, items)
-        if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
-            seq = seq[5:-1]  # only iterated: the distinct values need no list
-        if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
-            seq = f"range({self.c.g.players})" if e.seq.start is None else seq.removesuffix("[:]")
+        if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
+            return f"range({self.c.g.players})"
+        seq = seq.iterated or seq  # only iterated: no list (or copy) needed
         if isinstance(e.seq, ast.ListLit):
             seq = self.over(seq, lambda s: f"[_x for _x in {s} if _x is not None]")
         return seq
@@ -230,7 +211,7 @@ class LoopWriter:
         for p in parts:
             if id(p) in inside or id(p) in saved:
                 continue
-            name = f"_h{id(p)}"
+            name = Src(f"_h{id(p)}", reads=True)
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
             self.hoist_nodes[name] = p
