@@ -68,7 +68,7 @@ class CardTables:
         comprehension over the list, none skipped, with the define written in place; else its
         arguments worked out once and one call of its body per item (`_each`)."""
         args = [self.src(a, items) for a in e.args]
-        self.spread_vars = getattr(self, "spread_vars", 0) + 1
+        self.spread_vars += 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
         body = self.inline_define(info, [var], True) if len(args) == 1 else None
         if body is None:

@@ -1,20 +1,23 @@
-"""Expressions to Python source, compiled once: the compiler's one writer of expressions.
+"""Expressions to Python source: the compiler's one writer of expressions.
 
-An expression becomes one Python expression (as Jinja turns templates into Python source), so it
-costs no Python call per node of the syntax tree. A `where` becomes a
-comprehension whose loop variable is the item, so `hand where it is plain and it.number == n`
-runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
-depend on the item are worked out once, before the loop, when that cannot fail. Every expression
-is written here, and only here: the other writers (blocks, straight runs, options) put this
-source in their own lines, and what runs outside the machine (a define's value, a `show`, a rank
-key, an invariant) is a function made from it (SourceCompiler.function).
+An expression becomes one Python expression, so it costs no Python call per node of the syntax
+tree: `hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
+number[c] == n]`. Every other writer puts this source in its own lines; what runs outside the
+machine (a define's value, a `show`, a rank key) is a function made of it (`function`).
 
-The writer is one object in parts: here the core (names, attributes, calls, operators); loops.py
-the `where` loops; loop_analysis.py what may be worked out before a loop; card_tables.py the
-tables of each card's value; expr_runtime.py the functions the source calls. What it knows of
-source it wrote (a table read for an item, a lookup test, a search) it records as it writes it
-(item_reads, lookups, searches, none_tests), so that those parts need not match the source again;
-a few shape tests of its own output remain (source.py: `pure`, `unguard`, `_end_of`, `_grid_places`).
+The writer never reads its own output back. Each piece it returns is a `Src` (source.py): a str
+carrying what the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a
+grid's places, a table lookup of an item, ...), so a form that depends on what its operand is asks
+the operand, not its text. A str subclass, rather than a tree of nodes: every writer (blocks,
+straight runs, options) takes the source as text, and the facts ride along where they are needed
+and are simply lost where text is joined into something new (which then knows nothing, safely).
+Facts that depend on where source is written are parameters of the writing: a loop's items
+(`items`, each item's source; a scan over the players writes its test once per seat), the sources
+known not to be none (`knowing`), the naming of the locals (source.py).
+
+Its parts are mixins of their own modules, as they call one another at every turn: loops.py the
+`where` loops, loop_analysis.py what may be worked out before a loop, card_tables.py tables of
+each card's value; expr_runtime.py the functions the source calls.
 """
 
 from __future__ import annotations
@@ -30,21 +33,7 @@ from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
 from ..engine.state import GRID, LOCATED, bad_pick
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
-from .expr_runtime import (
-    _card_attr,
-    _each,
-    _fail,
-    _first,
-    _first_attr,
-    _hist,
-    _last,
-    _last_attr,
-    _pick,
-    _rand,
-    _range,
-    _some,
-    _sum,
-)
+from .expr_runtime import RUNTIME
 from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
@@ -69,53 +58,54 @@ def _plus(base: int) -> str:
 
 
 class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
-    """Writes every expression as one Python expression, and makes functions of them. The core
-    writer is here (names, attributes, calls, operators); its parts are mixins of their own
-    modules, as they call one another at every turn: loops (`where`), the loop analysis, the
-    per-card tables."""
+    """Writes every expression as one Python expression, and makes functions of them."""
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
         self.names: dict[str, object] = {
-            "_last": _last, "_first": _first, "_card_attr": _card_attr, "_sum": _sum,
-            "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
-            "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
-            "_LOCATED": LOCATED, "_bad_pick": bad_pick, "_each": _each,
+            **RUNTIME, "RulesRuntimeError": RulesRuntimeError, "_is_not": operator.is_not,
+            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED, "_bad_pick": bad_pick,
         }
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
-        self.known: set[str] = set()  # sources known not to be none where source is being written (knowing)
-        self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self.tables: dict = {}  # see shared
-        self._counts = None
-        self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
-        # Reads of the locals written so far (a local, or a call handed them all): what a writer
-        # reads to learn whether source it asked for reads locals (see reading), never its text.
-        self.local_reads = 0
-        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
-        self._named: dict[tuple, str] = {}  # (node, naming) -> an expression's source in that naming
-        self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         # The fast forms (values worked out before a loop, counts joined, tables of each card's
         # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
         # each construct is written the plain way, the reference the tests compare them with.
         self.fast = comp.shortcuts
+        # Where source is being written: values worked out before the loops (id of node: name),
+        # counts joined into a table, sources known not to be none (see knowing).
+        self.hoisted: dict[int, Src] = {}
+        self.joins: dict[int, tuple[str, ast.Expr]] = {}
+        self.known: set[str] = set()
+        self.join_parts: dict[str, tuple[str, str, str, str]] = {}  # per joined table: its loop's var, seq, test, key
+        self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
+        self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
+        self._counts = None
+        self._rounds = None
+        self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
+        self.spread_vars = 0  # items of a define applied to each item of a list (see each_define)
+        # Reads of the locals written so far (a local, or a call handed them all): how a writer
+        # learns whether source it asked for reads locals (see reading), never from its text.
+        self.local_reads = 0
+        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
+        self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
+        self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._bodies: dict[str, Callable] = {}  # per define with parameters: its body, f(st, locals)
-        self._values: dict[str, Callable] = {}  # per define without: its value, f(st, env)
+        self._values: dict[str, Callable] = {}  # per define without: its value, f(st)
 
     @property
     def counts(self):
-        """The game's one writer of code that reads cards by face (counts.py): the straight runs'
-        counted options and, here, a card found by its face. One, so its names never meet."""
+        """The game's one writer of code that reads cards by face (counts.py): one, so its names
+        never meet."""
         if self._counts is None:
             self._counts = self.c.count_writer()
         return self._counts
 
-    # -- entry
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
         blocks write in place instead of calling f."""
-        with named(ENV):  # (a function's locals are its frame's list)
+        with named(ENV):
             f = self.function(self.src(e, {}))
         f.node = e
         return f
@@ -127,7 +117,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return made, self.local_reads != before
 
     def local(self, k: int) -> str:
-        """Local k as the source being written names it."""
         self.local_reads += 1
         return naming().local(k)
 
@@ -137,17 +126,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.whole_reads += 1
         return naming().list or "env"
 
-    def reads_locals(self, src: str) -> bool:
-        """Whether an expression's source this writer wrote reads the locals (any other: yes)."""
-        return self._reads_of.get(src, True)
-
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
-        """A function of `params` returning the expression `src`; with `nlocals`, one that makes
-        its own locals each call (that many, `slots` set from its parameters: a rank key's `it`),
-        as a define's value, a `show`, a rank key or an invariant has. The one place where an
+        """A function of `params` returning `src`; with `nlocals`, one that makes its own locals
+        each call (`slots` set from its parameters: a rank key's `it`). The one place where an
         expression's source becomes a function."""
-        reads = self.reads_locals(src)
+        reads = self._reads_of.get(src, True)  # (source of another writer: it may)
         if nlocals is not None and reads:
             env = ["None"] * nlocals
             for slot, name in (slots or {}).items():
@@ -159,7 +143,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f
 
     def named_src(self, f: Callable) -> str | None:
-        """The source of f (an expression compiled by `compile`) in the naming being written."""
+        """The source of f (made by `compile`) where source is being written."""
         src = getattr(f, "src", None)
         node = getattr(f, "node", None)
         if node is None or src is None or (naming() is ENV and not self.known):
@@ -171,40 +155,35 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return written
 
     def standalone(self, e: ast.Expr) -> str:
-        """The source of `e` on its own, outside any loop being written: a define's body is one
-        function for every call, so no value worked out before some caller's loop stands in it."""
-        with self._outside_loops(), named(ENV):
-            return self.src(e, {})
-
-    @contextmanager
-    def _outside_loops(self) -> Iterator[None]:
-        saved = dict(self.hoisted), dict(self.joins)
-        self.hoisted.clear()
-        self.joins.clear()
+        """The source of `e` outside any loop being written: a define's body is one function for
+        every call, so no value worked out before some caller's loop stands in it."""
+        saved = self.hoisted, self.joins
+        self.hoisted, self.joins = {}, {}
         try:
-            yield
+            with named(ENV):
+                return self.src(e, {})
         finally:
-            self.hoisted.update(saved[0])
-            self.joins.update(saved[1])
+            self.hoisted, self.joins = saved
 
     def define_body(self, name: str) -> Callable:
-        """A define's body, compiled once: f(state, locals), its parameters in the first slots."""
+        """A define's body: f(state, locals), its parameters in the first slots."""
         body = self._bodies.get(name)
         if body is None:  # (defines are not recursive: the checker says so)
             body = self._bodies[name] = self.function(self.standalone(self.c.p.defines[name].expr))
         return body
 
     def define_value(self, name: str) -> Callable:
-        """A define without parameters, compiled once: f(state, env), with locals of its own."""
+        """A define without parameters: f(state), with locals of its own (a reference to it
+        reads none of the caller's)."""
         value = self._values.get(name)
         if value is None:
             info = self.c.p.defines[name]
-            value = self._values[name] = self.function(self.standalone(info.expr), nlocals=info.nlocals)
+            value = self._values[name] = self.function(self.standalone(info.expr), "st", info.nlocals)
         return value
 
     def temp(self) -> str:
         """A new name for a value read twice (`(_b3 := x) is not None and kinds[_b3] == 2`): each
-        site its own, so a `:=` inside another one's value never overwrites it."""
+        site its own, so no `:=` inside another one's value overwrites it."""
         self._temps += 1
         return f"_b{self._temps}"
 
@@ -240,8 +219,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             self.const_names.add(name)
         return name
 
-    # -- expressions
-    def src(self, e: ast.Expr, items: dict[int, str]) -> str:
+    def src(self, e: ast.Expr, items: dict[int, str]) -> Src:
+        """e's source; `items`: per slot of a loop's item, the item's source."""
         hoisted = self.hoisted.get(id(e))
         if hoisted is not None:
             return hoisted
@@ -292,7 +271,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 src, reads = self.reading(lambda: self.src(info.expr, {}))
                 if not reads and len(src) < 2000:
                     return paren(src)
-            return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
+            return f"{self.const(self.define_value(ref[1]))}(st)"
         if kind == "builtin":
             name = ref[1]
             if name in ("me", "direction", "clockwise", "counterclockwise", "player_count"):
@@ -314,7 +293,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return places
 
     def item(self, e: ast.Expr, items: dict[int, str]) -> bool:
-        """Is `e` the item of a loop being written (a name evaluated already, never none)?"""
+        """Is `e` the item of a loop being written?"""
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         return ref is not None and ref[0] == "local" and ref[1] in items and id(e) not in self.hoisted
 
@@ -326,9 +305,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return Src(f"{self.rounds()}[st.direction][{seat}][:]", iterated=f"{self.rounds()}[st.direction][{seat}]")
 
     def rounds(self) -> str:
-        """Every seat's round of the table, both ways, made once: `players from p` is a copy of
-        one (`others` all of it but p), not a comprehension."""
-        if not hasattr(self, "_rounds"):
+        """Every seat's round of the table, both ways: `players from p` is a copy of one (`others`
+        all of it but p), not a comprehension."""
+        if self._rounds is None:
             n = self.c.g.players
             self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
         return self.const(self._rounds)
@@ -442,8 +421,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
         if f == "sum":
-            # `sum((S where C).x)` with C about the card alone: each card's share (x, or 0) in a
-            # table made now, added up in C.
             summed = self.shares(e, items)
             if summed is not None:
                 return f"sum(map({self.const(tuple(summed[1]))}.__getitem__, {summed[0]}))"
@@ -535,7 +512,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                                            a.item_read[1] in self.item_uses[uses:]))
         return Src(text, reads=op in ("+", "-", "%") and a.reads and b.reads)
 
-
     def one_of(self, e: ast.Binary, items) -> str | None:
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
         if not self.fast:
@@ -593,8 +569,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
     def known_value(self, e: ast.Expr) -> int | str | None:
-        """The number or string `e` is written as (a plain string: one Python writes in single
-        quotes, with no escape), else None."""
+        """The number or string `e` is written as (a string Python writes in single quotes, with
+        no escape), else None."""
         number = self.known_int(e)
         if number is not None or id(e) in self.hoisted:
             return number
@@ -603,8 +579,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return value if type(value) is str and repr(value) == f"'{value}'" else None
 
     def known_int(self, e: ast.Expr) -> int | None:
-        """The number `e` is when the rules load, if it is written as that number (a literal, a
-        constant, the player count, a direction), else None."""
+        """The number `e` is when the rules load (a literal, a constant, the player count, a
+        direction), else None."""
         if id(e) in self.hoisted:
             return None
         if isinstance(e, ast.IntLit):
@@ -627,18 +603,15 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             for value, result in reversed(e.cases):
                 table[value] = result.value if not isinstance(result, ast.NoneLit) else None
             return f"{self.const(table)}.get({x}, {default})"
-        if self.type(e.subject) not in (INT, STR, BOOL):
-            # A value of another type (`none`, one of no known type) is found by hash, as in the
-            # table above (a list is no key, and fails as one): the number of its case, or -1.
+        if self.type(e.subject) not in (INT, STR, BOOL):  # found by hash as in a table: its case's number
             numbers: dict = {}
             for i in range(len(e.cases) - 1, -1, -1):
                 numbers[e.cases[i][0]] = i
             x = f"{self.const(numbers)}.get({x}, -1)"
             results = [(i, r) for i, (_, r) in enumerate(results)]
-            if not results:  # (the subject is still worked out, and looked up)
+            if not results:  # (the subject is still worked out)
                 return f"({x}, {default})[1]"
-        # The first case equal to the subject (as a table lookup finds it).
-        if not pure(x):
+        if not pure(x):  # the first case equal to the subject
             m = self.temp()
             first, rest = f"({m} := {x})", m
         else:

@@ -230,26 +230,6 @@ class LoopWriter:
                 del self.joins[k]
         return var, seq, cond, hoisted
 
-    @property
-    def join_parts(self) -> dict[str, tuple[str, str, str, str]]:
-        """Per joined count's table: its loop variable, sequence, test and key (for generated loops)."""
-        if not hasattr(self, "_join_parts"):
-            self._join_parts: dict[str, tuple[str, str, str, str]] = {}
-        return self._join_parts
-
-    @property
-    def hoist_nodes(self) -> dict[str, ast.Expr]:
-        """Per name of a value worked out before a loop: its expression."""
-        if not hasattr(self, "_hoist_nodes"):
-            self._hoist_nodes: dict[str, ast.Expr] = {}
-        return self._hoist_nodes
-
-    @property
-    def joins(self) -> dict[int, tuple[str, ast.Expr]]:
-        if not hasattr(self, "_joins"):
-            self._joins: dict[int, tuple[str, ast.Expr]] = {}
-        return self._joins
-
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
         """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not:
         count the values of it.x once, before the loop, and look v up (`n` in
@@ -332,12 +312,6 @@ class LoopWriter:
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
                 return hist, value, (var, seq, test, key_src)
         return None
-
-    @property
-    def hoisted(self) -> dict[int, str]:
-        if not hasattr(self, "_hoisted"):
-            self._hoisted: dict[int, str] = {}
-        return self._hoisted
 
     def wrap(self, hoisted: list[tuple[str, str]], body: str) -> str:
         if not hoisted:
