@@ -34,7 +34,7 @@ from ..engine.state import GRID, LOCATED, bad_pick
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME
-from .loop_analysis import LoopAnalysis
+from .loop_analysis import LoopAnalysis, split
 from .loops import LoopWriter
 from .runtime import _leaf_error
 from .source import ENV, Lookup, Src, env_list, named, naming, paren, pure
@@ -188,16 +188,20 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_b{self._temps}"
 
     def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
-        """The comprehension `write(seq, first)` writes, `first` the start of its first `for`, which
-        binds the values worked out before its loop (see bind). Python takes no `:=` in a
-        comprehension's iterable, however deep: where a value or seq holds one, they are a lambda's
-        arguments instead (seq worked out last, as the loop would)."""
+        """The comprehension `write(seq, first)` writes over seq, `first` the start of its first
+        `for`, which binds the values worked out before the loop (`hoisted`). Python takes no `:=`
+        in a comprehension's iterable, however deep: where seq or a value holds one (a text test:
+        Python's rule is about the text), they are a lambda's arguments instead."""
         if ":=" in seq:
             name = self.temp()
             hoisted, seq = [*hoisted, (name, seq)], name
+        if not hoisted:
+            return write(seq)
+        names, values = ", ".join(n for n, _ in hoisted), ", ".join(v for _, v in hoisted)
         if any(":=" in v for _, v in hoisted):
-            return self.wrap(hoisted, write(seq))
-        return write(seq, self.bind(hoisted)) if hoisted else write(seq)
+            return f"(lambda {names}: {write(seq)})({values})"
+        # (a comprehension's first iterable is worked out before it, as a call's arguments: one call less)
+        return write(seq, f"({names}, ) in (({values}, ),) for ")
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
@@ -516,16 +520,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
         if not self.fast:
             return None
-        terms: list[ast.Expr] = []
-
-        def disjuncts(node) -> None:
-            if isinstance(node, ast.Binary) and node.op == "or" and id(node) not in self.hoisted:
-                disjuncts(node.left)
-                disjuncts(node.right)
-            else:
-                terms.append(node)
-
-        disjuncts(e)
+        terms = split(e, "or", self.hoisted)
         if all(isinstance(t, ast.IsKind) and not t.negate and id(t) not in self.hoisted for t in terms):
             x = {self.src(t.operand, items) for t in terms}
             if len(x) != 1:

@@ -18,6 +18,13 @@ SAFE_CALLS = {"count", "any", "empty", "top", "bottom", "first", "last", "distin
               "knows"}
 
 
+def split(node: ast.Expr, op: str, whole=()) -> list[ast.Expr]:
+    """The terms of `a op b op c` (a node whose id is in `whole` is one term)."""
+    if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
+        return split(node.left, op, whole) + split(node.right, op, whole)
+    return [node]
+
+
 class LoopAnalysis:
     """A part of SourceCompiler (a mixin: define_parts asks the writer for an argument's source):
     which parts of a loop's test are invariant and safe to work out first, which numbers are never

@@ -8,8 +8,9 @@ from __future__ import annotations
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
+from .loop_analysis import split
 from .source import Lookup, Src, pure
-from .tree import _children, _descendants
+from .tree import _children, _descendants, _descendants_nodes
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
@@ -59,7 +60,7 @@ class LoopWriter:
             if pure(start):  # `players from p`: p read again for each seat, checked first as the list is
                 scan = self.unrolled(f, w, items, [start] + [f"(({start} + st.direction * {k}) % {n})"
                                                              for k in range(1, n)])
-                if self.player(w.seq.start, start, "players from") == start:
+                if self.player(w.seq.start, start, "players from") is start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
         lookup = cond.lookup
@@ -103,12 +104,9 @@ class LoopWriter:
         if e.func in ("top", "last"):
             seq = f"reversed({seq})"
         faced = None if hoisted else self.counts.face_test(e.args[0], var)
-        if faced is not None:
-            ahead, cond = faced
-            return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
-                    "        break"]
-        return [*(f"{n} = ({v})" for n, v in hoisted), f"{target} = None", f"for {var} in {seq}:",
-                f"    if {cond}:", f"        {target} = {var}", "        break"]
+        ahead, cond = faced if faced is not None else ([f"{n} = ({v})" for n, v in hoisted], cond)
+        return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
+                "        break"]
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
         """`S where C` over a pile or a hand (never none in it) as statements and a list display:
@@ -170,32 +168,23 @@ class LoopWriter:
             order.reverse()
         return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 
-    @staticmethod
-    def bind(hoisted: list[tuple[str, str]]) -> str:
-        """The values worked out before a loop, bound by the comprehension's own first `for` (its
-        first iterable is evaluated first, outside it, as a call's arguments would be): one call
-        less than a lambda."""
-        if not hoisted:
-            return ""
-        names = "".join(f"{n}, " for n, _ in hoisted)
-        values = "".join(f"{v}, " for _, v in hoisted)
-        return f"({names}) in (({values}),) for "
-
     def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
-        seq = self.src(e.seq, items)
+        """The values a `where` goes over, as its loop reads them (only iterated: no list made)."""
         if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
             return f"range({self.c.g.players})"
-        seq = seq.iterated or seq  # only iterated: no list (or copy) needed
+        seq = self.src(e.seq, items)
+        seq = seq.iterated or seq
         if isinstance(e.seq, ast.ListLit):
             seq = self.over(seq, lambda s: f"[_x for _x in {s} if _x is not None]")
         return seq
 
     def loop(self, e: ast.Where, items: dict[int, str]):
+        """A `where`'s item, values, test (its parts that may be are worked out before the loop)
+        and those values: (var, seq, cond, [(name, value)])."""
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.loop_seq(e, items)
-        inner = dict(items)
-        inner[slot] = var
+        inner = {**items, slot: var}
         hoisted: list[tuple[str, str]] = []
         parts = [p for p in self.invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)] \
             if self.fast else []
@@ -235,40 +224,16 @@ class LoopWriter:
         count the values of it.x once, before the loop, and look v up (`n` in
         `distinct(me.hand.n) where count(me.hand where it is pair_card and it.n == n) >= 2`).
         Only for parts that cannot fail, so working them out early changes nothing."""
-
-        refs, slots = self.c.p.refs, self.c.p.slots
-        bound = {slots[id(e)]}
-
-        def binders(node) -> None:
-            if isinstance(node, ast.Where):
-                bound.add(slots[id(node)])
-            for k in _children(node):
-                binders(k)
-
-        binders(e.cond)
-
-        def used(node) -> set[int]:
-            out: set[int] = set()
-
-            def walk(n) -> None:
-                if isinstance(n, ast.Name):
-                    ref = refs.get(id(n))
-                    if ref is not None and ref[0] == "local":
-                        out.add(ref[1])
-                for k in _children(n):
-                    walk(k)
-
-            walk(node)
-            return out
-
+        slots = self.c.p.slots
+        bound = {slots[id(e)]} | {slots[id(n)] for n in _descendants_nodes(e.cond) if isinstance(n, ast.Where)}
         found = []
 
         def visit(node) -> None:
             if id(node) in skip:
                 return
             if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
-                    and isinstance(node.args[0], ast.Where) and refs.get(id(node)) is None:
-                hit = self.join_of(node.args[0], bound, used, items)
+                    and isinstance(node.args[0], ast.Where) and self.c.p.refs.get(id(node)) is None:
+                hit = self.join_of(node.args[0], bound, items)
                 if hit is not None:
                     found.append((node, f"_j{id(node)}", *hit))
                     return
@@ -278,44 +243,31 @@ class LoopWriter:
         visit(e.cond)
         return found
 
-    def join_of(self, w: ast.Where, bound: set[int], used, items: dict[int, str]):
+    def used(self, node: ast.Expr) -> set[int]:
+        """The locals an expression reads."""
+        refs = self.c.p.refs
+        return {refs[id(n)][1] for n in _descendants_nodes(node)
+                if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
+
+    def join_of(self, w: ast.Where, bound: set[int], items: dict[int, str]):
         slot = self.c.p.slots[id(w)]
-        terms: list[ast.Expr] = []
-
-        def conj(node) -> None:
-            if isinstance(node, ast.Binary) and node.op == "and":
-                conj(node.left)
-                conj(node.right)
-            else:
-                terms.append(node)
-
-        conj(w.cond)
-        others = bound - {slot}
+        terms = split(w.cond, "and")
+        others, used = bound - {slot}, self.used
         for i, t in enumerate(terms):
             if not (isinstance(t, ast.Binary) and t.op == "=="):
                 continue
             for key, value in ((t.left, t.right), (t.right, t.left)):
                 rest = terms[:i] + terms[i + 1:]
                 if slot in used(value) or not used(value) & others or used(key) & others \
-                        or any(used(r) & others for r in rest) or used(w.seq) & bound:
-                    continue
-                if self.type(key) not in (INT, STR, BOOL, CARD, PLAYER):
-                    continue  # a dict key must be a plain value
-                if not (self.safe(key) and self.safe(w.seq) and all(self.safe(r) for r in rest)):
-                    continue
+                        or any(used(r) & others for r in rest) or used(w.seq) & bound \
+                        or self.type(key) not in (INT, STR, BOOL, CARD, PLAYER) \
+                        or not (self.safe(key) and self.safe(w.seq) and all(self.safe(r) for r in rest)):
+                    continue  # (a dict key must be a plain value)
                 var = f"_i{slot}"
-                inner = dict(items)
-                inner[slot] = var
+                inner = {**items, slot: var}
                 test = " and ".join(f"({self.src(r, inner)})" for r in rest)
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
                 tail = f" if {test}])" if test else "])"
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
                 return hist, value, (var, seq, test, key_src)
         return None
-
-    def wrap(self, hoisted: list[tuple[str, str]], body: str) -> str:
-        if not hoisted:
-            return body
-        names = ", ".join(n for n, _ in hoisted)
-        values = ", ".join(v for _, v in hoisted)
-        return f"(lambda {names}: {body})({values})"
