@@ -91,8 +91,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
-        self._bodies: dict[str, Callable] = {}  # per define with parameters: its body, f(st, locals)
-        self._values: dict[str, Callable] = {}  # per define without: its value, f(st)
+        self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
     @property
     def counts(self):
@@ -165,21 +164,15 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         finally:
             self.hoisted, self.joins = saved
 
-    def define_body(self, name: str) -> Callable:
-        """A define's body: f(state, locals), its parameters in the first slots."""
-        body = self._bodies.get(name)
-        if body is None:  # (defines are not recursive: the checker says so)
-            body = self._bodies[name] = self.function(self.standalone(self.c.p.defines[name].expr))
-        return body
-
-    def define_value(self, name: str) -> Callable:
-        """A define without parameters: f(state), with locals of its own (a reference to it
-        reads none of the caller's)."""
-        value = self._values.get(name)
-        if value is None:
+    def define_body(self, name: str, value: bool = False) -> Callable:
+        """A define's body, f(state, locals), its parameters in the first slots; or (`value`, one
+        without parameters) f(state), with locals of its own: a reference reads none of the caller's."""
+        f = self._defines.get((name, value))
+        if f is None:  # (defines are not recursive: the checker says so)
             info = self.c.p.defines[name]
-            value = self._values[name] = self.function(self.standalone(info.expr), "st", info.nlocals)
-        return value
+            src = self.standalone(info.expr)
+            f = self._defines[name, value] = self.function(src, "st", info.nlocals) if value else self.function(src)
+        return f
 
     def temp(self) -> str:
         """A new name for a value read twice (`(_b3 := x) is not None and kinds[_b3] == 2`): each
@@ -275,7 +268,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 src, reads = self.reading(lambda: self.src(info.expr, {}))
                 if not reads and len(src) < 2000:
                     return paren(src)
-            return f"{self.const(self.define_value(ref[1]))}(st)"
+            return f"{self.const(self.define_body(ref[1], value=True))}(st)"
         if kind == "builtin":
             name = ref[1]
             if name in ("me", "direction", "clockwise", "counterclockwise", "player_count"):
@@ -475,15 +468,20 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         end = ("_last", "-1") if f in ("top", "last") else ("_first", "0")
         return Src(f"({seq} or [None])[{end[1]}]", end=(end[0], seq))
 
+    def once(self, x: str) -> tuple[str, str]:
+        """x's source where it is first read, and where again: source that only reads is read
+        twice, anything else once, into a name of its own."""
+        if pure(x):
+            return x, x
+        c = self.temp()
+        return f"({c} := {x})", c
+
     def of_card(self, x: Src, body: Callable[[str], str]) -> str:
-        """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
-        and a plain read may be read twice; anything else is read once, into a name of its own."""
+        """`body(c)` for the card x gives, none for none (a loop's item or a constant is never none)."""
         if x.item or x.number:
             return f"({body(x)})"
-        if pure(x):
-            return f"(None if {x} is None else {body(x)})"
-        c = self.temp()
-        return f"(None if ({c} := {x}) is None else {body(c)})"
+        first, c = self.once(x)
+        return f"(None if {first} is None else {body(c)})"
 
     def s_Unary(self, e: ast.Unary, items):
         x = self.src(e.operand, items)
@@ -548,14 +546,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if x.item or x.number:  # an item, a constant: never none
             text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
             return Src(text, lookup=Lookup(kinds, x, str(k), k, True, False) if x.item and not e.negate else None)
-        if pure(x):
-            if e.negate:
-                return f"({x} is None or {kinds}[{x}] != {k})"
-            return f"({x} is not None and {kinds}[{x}] == {k})"
-        c = self.temp()
+        first, c = self.once(x)
         if e.negate:
-            return f"(({c} := {x}) is None or {kinds}[{c}] != {k})"
-        return f"(({c} := {x}) is not None and {kinds}[{c}] == {k})"
+            return f"({first} is None or {kinds}[{c}] != {k})"
+        return f"({first} is not None and {kinds}[{c}] == {k})"
 
     def s_Range(self, e: ast.Range, items):
         low, high = self.known_int(e.low), self.known_int(e.high)
@@ -606,11 +600,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             results = [(i, r) for i, (_, r) in enumerate(results)]
             if not results:  # (the subject is still worked out)
                 return f"({x}, {default})[1]"
-        if not pure(x):  # the first case equal to the subject
-            m = self.temp()
-            first, rest = f"({m} := {x})", m
-        else:
-            first = rest = x
+        first, rest = self.once(x)  # the first case equal to the subject
         out = default
         for i in range(len(results) - 1, -1, -1):
             value, r = results[i]

@@ -1,6 +1,5 @@
-"""What may be worked out before a loop, and whether a loop is short and cheap: the analysis the
-loop writer (loops.py) decides by. It reads the syntax tree and its types only, never source.
-"""
+"""What may be worked out before a loop, and whether a loop is short and cheap: what the loop
+writer (loops.py) decides by, read off the syntax tree and its types, never off source."""
 
 from __future__ import annotations
 
@@ -9,13 +8,9 @@ from ..checker import CARD, INT, PLAYER, ZONE
 from ..engine.state import STACK
 from .tree import _children, _descendants_nodes, _worth_caching
 
-# Built-ins that cost no loop of their own when their argument is no `where`.
-CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}
-
-
-# Built-ins that never raise on their own (so a part using only them may be hoisted).
+CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}  # (no loop of their own)
 SAFE_CALLS = {"count", "any", "empty", "top", "bottom", "first", "last", "distinct", "owner", "place", "zone_of",
-              "knows"}
+              "knows"}  # (never raise: a part using only them may be worked out first)
 
 
 def split(node: ast.Expr, op: str, whole=()) -> list[ast.Expr]:
@@ -26,16 +21,13 @@ def split(node: ast.Expr, op: str, whole=()) -> list[ast.Expr]:
 
 
 class LoopAnalysis:
-    """A part of SourceCompiler (a mixin: define_parts asks the writer for an argument's source):
-    which parts of a loop's test are invariant and safe to work out first, which numbers are never
-    none, which zones an expression names."""
+    """A part of SourceCompiler (a mixin: define_parts asks the writer whether an argument is an item)."""
 
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
         cannot fail? Then testing every item costs less than stopping at the first match."""
         if not self.fast:
             return False
-
         seq = w.seq
         g = self.c.g
         spec = self.zone_spec(seq)
@@ -69,17 +61,15 @@ class LoopAnalysis:
         return None
 
     def invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
-        """The largest sub-expressions of a loop's condition that do not depend on its item (in
-        `slot`) and are worth working out once, before the loop (`wanted` in
-        `it.number == wanted`)."""
+        """The largest parts of a loop's test that do not depend on its item (in `slot`), worth
+        working out once, before the loop (`wanted` in `it.number == wanted`)."""
         refs, slots = self.c.p.refs, self.c.p.slots
         varying = {slot} | {slots[id(n)] for n in _descendants_nodes(cond) if isinstance(n, ast.Where)}
         out: list[ast.Expr] = []
 
         def walk(node) -> set[int]:
-            """What node depends on: the item, inner binders it reads outside their own `where`
-            (an inner `where` as a whole does not depend on its own binder: `min((players where
-            it != me).score)` is the same for every item), or chance (-1). Empty: invariant."""
+            """What node depends on: the item, inner items read outside their own `where`, or
+            chance (-1). Empty: invariant."""
             kids = list(_children(node))
             deps = [walk(k) for k in kids]
             ref = refs.get(id(node)) if isinstance(node, ast.Name) else None
@@ -100,9 +90,7 @@ class LoopAnalysis:
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
         """The parts of defines applied to items in `cond` (written in place, see inline_define)
-        that do not depend on their parameter (`top_value` in `fits(c)`): worked out once,
-        before the loop, like the condition's own."""
-
+        that do not depend on their parameter (`top_value` in `fits(c)`), as invariant_parts."""
         out: list[ast.Expr] = []
 
         def visit(node) -> None:
@@ -121,8 +109,8 @@ class LoopAnalysis:
         return out
 
     def safe(self, e: ast.Expr, items: frozenset[int] = frozenset()) -> bool:
-        """Can this part be worked out before the loop without a risk of failing? `items`: the
-        locals that hold the items of a loop over players or cards (never none)."""
+        """Can this part be worked out before the loop with no risk of failing? `items`: the
+        locals holding items of a loop (never none)."""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):
@@ -157,7 +145,7 @@ class LoopAnalysis:
         return ref == ("builtin", "me") or (ref is not None and ref[0] == "local" and ref[1] in items)
 
     def number(self, e: ast.Expr, items: frozenset[int]) -> bool:
-        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum of them)?"""
+        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum)?"""
         if self.type(e) != INT:
             return False
         if isinstance(e, ast.IntLit):
