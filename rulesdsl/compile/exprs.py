@@ -69,9 +69,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
         self.tables: dict = {}  # see shared
-        # The fast forms (values worked out before a loop, counts joined, tables of each card's
-        # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
-        # each construct is written the plain way, the reference the tests compare them with.
+        # The fast forms (values worked out before a loop, tables of each card's value, defines
+        # written in place...); without them, the plain forms the tests compare them with.
         self.fast = comp.shortcuts
         # Where source is being written: values worked out before the loops (id of node: name),
         # counts joined into a table, sources known not to be none (see knowing).
@@ -81,14 +80,11 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.join_parts: dict[str, tuple[str, str, str, str]] = {}  # per joined table: its loop's var, seq, test, key
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
-        self._counts = None
-        self._rounds = None
-        self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
-        self.spread_vars = 0  # items of a define applied to each item of a list (see each_define)
+        self._counts = self._rounds = None
+        self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
         # Reads of the locals written so far (a local, or a call handed them all): how a writer
         # learns whether source it asked for reads locals (see reading), never from its text.
-        self.local_reads = 0
-        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
+        self.local_reads = self.whole_reads = 0  # (whole: the locals handed on as their list)
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
@@ -245,7 +241,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         ref = self.c.p.refs[id(e)]
         kind = ref[0]
         g = self.c.g
-        n = g.players
         if kind == "local":
             if ref[1] in items:
                 item = items[ref[1]]
@@ -269,19 +264,15 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 if not reads and len(src) < 2000:
                     return paren(src)
             return f"{self.const(self.define_body(ref[1], value=True))}(st)"
-        if kind == "builtin":
-            name = ref[1]
-            if name in ("me", "direction", "clockwise", "counterclockwise", "player_count"):
-                text = {"me": "st.current", "direction": "st.direction", "clockwise": "1",
-                        "counterclockwise": "-1", "player_count": str(n)}[name]
-                return Src(text, reads=True, number=name in ("clockwise", "player_count"))
-            return {
-                "others": f"{self.rounds()}[st.direction][st.current][1:]",
-                "round": "st.round", "turn": "st.turn",
-                "winners": "st.winners", "game_over": "st.over",
-                "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
-            }[name]
-        raise AssertionError(ref)
+        assert kind == "builtin", ref
+        name = ref[1]
+        if name == "others":
+            return f"{self.rounds()}[st.direction][st.current][1:]"
+        text = {"me": "st.current", "direction": "st.direction", "clockwise": "1", "counterclockwise": "-1",
+                "player_count": str(g.players), "round": "st.round", "turn": "st.turn", "winners": "st.winners",
+                "game_over": "st.over", "decider": "(None if st.over or st.chooser < 0 else st.chooser)"}[name]
+        return Src(text, reads=name in ("me", "direction", "clockwise", "counterclockwise", "player_count"),
+                   number=name in ("clockwise", "player_count"))
 
     def zone(self, zi: int, places: Src) -> Src:
         """A zone's cards: a pile's list itself, a grid's places that hold one."""

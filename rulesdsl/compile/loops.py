@@ -1,7 +1,6 @@
 """`where` loops written as Python: comprehensions, scans (count, any, first...), the values worked
-out before a loop and bound by its first `for`, counts joined into one table before the loop, and
-the same loops as statements for the block writers (found_lines, picked_lines).
-"""
+out before a loop, counts joined into one table before the loop, and the same loops as statements
+for the block writers (found_lines, picked_lines)."""
 
 from __future__ import annotations
 
@@ -17,15 +16,11 @@ MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players wh
 
 class LoopWriter:
     """A part of SourceCompiler (a mixin: a loop's test is written by the compiler's `src`, which
-    comes back here for every inner `where`, so the two are one object): it keeps the values
-    worked out before the loops being written (`hoisted`, `joins`) while their tests are written."""
+    comes back here for every inner `where`)."""
 
-    # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
         first = self.first_places(e)
-        if first is not None:
-            # `Z where place(it) <= k`: the first k places of Z (a card's place is where it lies in
-            # Z, empty places counted), one slice instead of a search for each card's place.
+        if first is not None:  # `Z where place(it) <= k`: one slice, no search for each card's place
             var = f"_i{self.c.p.slots[id(e)]}"
             zone = self.src(e.seq, items)
             places = zone.places or zone  # a grid's places, empty ones too
@@ -71,10 +66,9 @@ class LoopWriter:
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
-        """A count, a test or a search over a `where` (`first`: the start of its `for`, see
-        over). A list comprehension is quicker than a generator that stops early (one call,
-        no resuming) on a short list with a cheap test that cannot fail (`eager`); a count goes
-        over every item anyway."""
+        """A count, a test or a search over a `where` (`first`: see over). On a short list with a
+        cheap test that cannot fail (`eager`), a list comprehension is quicker than a generator
+        that stops early (one call, no resuming)."""
         loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
@@ -93,8 +87,7 @@ class LoopWriter:
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
         """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
-        stops at the match (no comprehension, no generator to call). None for anything else, and
-        for the players (written out as tests already)."""
+        stops at the match. None for anything else, and for the players (written seat by seat)."""
         if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
                 and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
@@ -109,10 +102,9 @@ class LoopWriter:
                 "        break"]
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
-        """`S where C` over a pile or a hand (never none in it) as statements and a list display:
-        the values worked out before the loop, then the comprehension; where C only compares a
-        table's entry with a value, the lines first test in C whether any card matches at all (the
-        list is then made only when it has cards). None for anything else."""
+        """`S where C` over a pile or a hand as lines (the values worked out before the loop, and
+        where C compares a table's entry with a value, a test in C that any card matches) and
+        the comprehension, made only when it has cards. None for anything else."""
         if not isinstance(w, ast.Where) or id(w) in self.hoisted:
             return None
         spec = self.zone_spec(w.seq)
@@ -129,14 +121,11 @@ class LoopWriter:
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
     def matching(self, f: str, lookup: Lookup, seq: str) -> str:
-        """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
-        a value (`it.rank == r`: `lookup` is `(T[c] == v)`, v a read that cannot fail), in C, no
-        Python frame per card. A value known now (`it is K`, a kind): one set operation with the
-        set of the cards that have it, about three times quicker than `map`, which calls the table
-        once a card (a zone holds a card once, so the common cards are the count)."""
+        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value (`lookup`),
+        in C. A value known now: one set operation with the cards that have it (three times
+        quicker than `map`; a zone holds a card once, so the common cards are the count)."""
         table, value, want = self.names[lookup.table], lookup.value, lookup.known
         if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
-            # the cards whose entry is that value:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
@@ -152,10 +141,8 @@ class LoopWriter:
         return self.tables[key]
 
     def unrolled(self, f: str, w: ast.Where, items: dict[int, str], seats: list[str]) -> str:
-        """A scan over every player, one test per seat written out (there are few): no loop at all.
-        The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the
-        same tests run as in a generator; `seats` is each one's source, in the table's order,
-        written as the item (never none, read freely)."""
+        """A scan over every player, its test written once per seat (`seats`, in the loop's order)
+        with the seat as the item: no loop. The tests stop where the loop would (`or`, `if else`)."""
         slot = self.c.p.slots[id(w)]
         tests = [f"({self.src(w.cond, {**items, slot: Src(p, reads=True, item=True)})})" for p in seats]
         if f == "count":
@@ -220,10 +207,8 @@ class LoopWriter:
         return var, seq, cond, hoisted
 
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
-        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not:
-        count the values of it.x once, before the loop, and look v up (`n` in
-        `distinct(me.hand.n) where count(me.hand where it is pair_card and it.n == n) >= 2`).
-        Only for parts that cannot fail, so working them out early changes nothing."""
+        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not: count
+        the values of it.x once, before the loop, and look v up. Only for parts that cannot fail."""
         slots = self.c.p.slots
         bound = {slots[id(e)]} | {slots[id(n)] for n in _descendants_nodes(e.cond) if isinstance(n, ast.Where)}
         found = []
