@@ -1,23 +1,18 @@
 """Expressions to Python source: the compiler's one writer of expressions.
 
-An expression becomes one Python expression, so it costs no Python call per node of the syntax
-tree: `hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
-number[c] == n]`. Every other writer puts this source in its own lines; what runs outside the
-machine (a define's value, a `show`, a rank key) is a function made of it (`function`).
+An expression becomes one Python expression (no Python call per node of the syntax tree):
+`hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
+number[c] == n]`. The other writers put this source in their lines; what runs outside the machine
+(a define's value, a `show`, a rank key) is a function made of it (`function`).
 
-The writer never reads its own output back. Each piece it returns is a `Src` (source.py): a str
-carrying what the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a
-grid's places, a table lookup of an item, ...), so a form that depends on what its operand is asks
-the operand, not its text. A str subclass, rather than a tree of nodes: every writer (blocks,
-straight runs, options) takes the source as text, and the facts ride along where they are needed
-and are simply lost where text is joined into something new (which then knows nothing, safely).
-Facts that depend on where source is written are parameters of the writing: a loop's items
-(`items`, each item's source; a scan over the players writes its test once per seat), the sources
-known not to be none (`knowing`), the naming of the locals (source.py).
-
-Its parts are mixins of their own modules, as they call one another at every turn: loops.py the
-`where` loops, loop_analysis.py what may be worked out before a loop, card_tables.py tables of
-each card's value; expr_runtime.py the functions the source calls.
+The writer never reads its output back: each piece is a `Src` (source.py), a str carrying what
+the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a grid's places, a
+table lookup of an item...). A str, not a tree: the other writers take source as text, facts ride
+along where a form asks its operand what it is, and source joined into new text knows nothing,
+which is safe. What depends on where source is written is a parameter of the writing: the items
+(a scan over the players writes its test once per seat), the sources known not none (`knowing`),
+the naming of locals. Parts (mixins, as they call one another at every turn): loops.py the
+`where` loops, loop_analysis.py what a loop may work out first, card_tables.py each card's value.
 """
 
 from __future__ import annotations
@@ -152,11 +147,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def standalone(self, e: ast.Expr) -> str:
         """The source of `e` outside any loop being written: a define's body is one function for
         every call, so no value worked out before some caller's loop stands in it."""
+        with self.scope({}, {}), named(ENV):
+            return self.src(e, {})
+
+    @contextmanager
+    def scope(self, hoisted: dict[int, Src], joins: dict) -> Iterator[None]:
+        """Source written meanwhile reads these values worked out before its loops."""
         saved = self.hoisted, self.joins
-        self.hoisted, self.joins = {}, {}
+        self.hoisted, self.joins = hoisted, joins
         try:
-            with named(ENV):
-                return self.src(e, {})
+            yield
         finally:
             self.hoisted, self.joins = saved
 
@@ -419,9 +419,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f in ("any", "empty", "count") and len(a) == 1 and self.fast and x.places is not None:
             places = x.places  # a grid's cards: its places tested in C, no list of them
             if pure(places):
-                return {"any": f"(len({places}) != {places}.count(None))",
-                        "empty": f"(len({places}) == {places}.count(None))",
-                        "count": f"(len({places}) - {places}.count(None))"}[f]
+                return f"(len({places}) {dict(any='!=', empty='==', count='-')[f]} {places}.count(None))"
             held = f"map(_is_not, {places}, _NONES)"
             return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
         if f in ("top", "last", "first", "bottom"):  # no call: `x or [None]` is x itself unless it is empty
@@ -579,14 +577,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         results = [(value, self.src(result, items)) for value, result in e.cases]
         default = self.src(e.default, items) if e.default is not None else "None"
         if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
-            table = {}
-            for value, result in reversed(e.cases):
-                table[value] = result.value if not isinstance(result, ast.NoneLit) else None
+            table = {value: None if isinstance(r, ast.NoneLit) else r.value for value, r in reversed(e.cases)}
             return f"{self.const(table)}.get({x}, {default})"
         if self.type(e.subject) not in (INT, STR, BOOL):  # found by hash as in a table: its case's number
-            numbers: dict = {}
-            for i in range(len(e.cases) - 1, -1, -1):
-                numbers[e.cases[i][0]] = i
+            numbers = {value: i for i, (value, _) in reversed(list(enumerate(e.cases)))}
             x = f"{self.const(numbers)}.get({x}, -1)"
             results = [(i, r) for i, (_, r) in enumerate(results)]
             if not results:  # (the subject is still worked out)

@@ -150,9 +150,7 @@ class LoopWriter:
         if f in ("any", "empty"):
             yes, no = ("True", "False") if f == "any" else ("False", "True")
             return f"({yes} if {' or '.join(tests)} else {no})"
-        order = list(range(len(tests)))
-        if f in ("top", "last"):
-            order.reverse()
+        order = range(len(tests))[::-1] if f in ("top", "last") else range(len(tests))
         return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 
     def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
@@ -191,19 +189,8 @@ class LoopWriter:
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
             self.hoist_nodes[name] = p
-        before = {k: self.hoisted.get(k) for k in saved}  # a define's part may be an outer loop's too
-        self.hoisted.update(saved)
-        self.joins.update(joins)
-        try:
+        with self.scope({**self.hoisted, **saved}, {**self.joins, **joins}):
             cond = self.src(e.cond, inner)
-        finally:
-            for k, old in before.items():
-                if old is None:
-                    del self.hoisted[k]
-                else:
-                    self.hoisted[k] = old
-            for k in joins:
-                del self.joins[k]
         return var, seq, cond, hoisted
 
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
