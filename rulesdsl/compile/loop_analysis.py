@@ -26,27 +26,16 @@ class LoopAnalysis:
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
         cannot fail? Then testing every item costs less than stopping at the first match."""
-        if not self.fast:
-            return False
-        seq = w.seq
-        g = self.c.g
-        spec = self.zone_spec(seq)
+        g, refs, spec = self.c.g, self.c.p.refs, self.zone_spec(w.seq)
         if spec is not None:
             short = g.zone_shape[g.zone_base[spec]] != STACK
         else:
-            short = isinstance(seq, ast.PlayersExpr) or (
-                isinstance(seq, ast.Name) and self.c.p.refs.get(id(seq)) == ("builtin", "others"))
-        if not short or not self.safe(w.cond, frozenset([self.c.p.slots[id(w)]])):
+            short = isinstance(w.seq, ast.PlayersExpr) or refs.get(id(w.seq)) == ("builtin", "others")
+        if not (self.fast and short and self.safe(w.cond, frozenset([self.c.p.slots[id(w)]]))):
             return False
-
-        def cheap(node) -> bool:
-            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in CHEAP_CALLS):
-                return False  # (a call's own `where` is refused as a child)
-            if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
-                return False
-            return all(cheap(k) for k in _children(node))
-
-        return cheap(w.cond)
+        return not any(isinstance(n, ast.Where) or (isinstance(n, ast.Call) and n.func not in CHEAP_CALLS)
+                       or (isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "define")
+                       for n in _descendants_nodes(w.cond))
 
     def zone_spec(self, e: ast.Expr) -> int | None:
         """The zone spec of an expression that is a zone itself (`pile`, `me.hand`), else None."""

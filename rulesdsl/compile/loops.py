@@ -30,18 +30,13 @@ class LoopWriter:
 
     def first_places(self, e: ast.Where) -> int | None:
         """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
-        if not self.fast:
+        c, refs = e.cond, self.c.p.refs
+        if not (self.fast and self.zone_spec(e.seq) is not None and isinstance(c, ast.Binary) and c.op in ("<=", "<")
+                and isinstance(c.left, ast.Call) and c.left.func == "place" and len(c.left.args) == 1
+                and refs.get(id(c.left)) is None and refs.get(id(c.left.args[0])) == ("local", self.c.p.slots[id(e)])):
             return None
-        c = e.cond
-        if self.zone_spec(e.seq) is None or not (isinstance(c, ast.Binary) and c.op in ("<=", "<")):
-            return None
-        place, k = c.left, c.right
-        value = self.known_int(k)
-        if not (isinstance(place, ast.Call) and place.func == "place" and len(place.args) == 1
-                and self.c.p.refs.get(id(place)) is None and isinstance(place.args[0], ast.Name) and value is not None
-                and self.c.p.refs.get(id(place.args[0])) == ("local", self.c.p.slots[id(e)])):
-            return None
-        return max(value - (c.op == "<"), 0)
+        value = self.known_int(c.right)
+        return None if value is None else max(value - (c.op == "<"), 0)
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
