@@ -118,14 +118,11 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
-        """A function of `params` returning `src`; with `nlocals`, one that makes its own locals
-        each call (`slots` set from its parameters: a rank key's `it`). The one place where an
-        expression's source becomes a function."""
+        """A function of `params` returning `src` (the one place where source becomes a function);
+        with `nlocals`, one that makes its own locals each call (`slots` set from its parameters)."""
         reads = self._reads_of.get(src, True)  # (source of another writer: it may)
         if nlocals is not None and reads:
-            env = ["None"] * nlocals
-            for slot, name in (slots or {}).items():
-                env[slot] = name
+            env = [(slots or {}).get(k, "None") for k in range(nlocals)]
             src = f"(lambda env: {src})([{', '.join(env)}])"
         f = eval(f"lambda {params}: {src}", self.names)
         f.src = src
@@ -310,8 +307,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return self.some(src, f"cannot read '{what}' of a player who is none")
 
     def some(self, src: str, msg: str) -> str:
-        """Source giving src's value, or raising msg if it is none (no test where it is known not
-        to be: see knowing)."""
+        """Source giving src's value, or raising msg if it is none (unless known not to be)."""
         if getattr(src, "number", False):
             return src
         if pure(src):
@@ -320,8 +316,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     @contextmanager
     def knowing(self, x: str | None) -> Iterator[None]:
-        """Source written meanwhile runs only once x (source that only reads) is known not to be
-        none: `x != none and ...x.hand...`, a chooser tested first. Its none checks are not written."""
+        """Source written meanwhile runs only once x (that only reads) is known not to be none
+        (`x != none and ...x.hand...`, a chooser tested first): no none check of x is written."""
         known = x is not None and pure(x) and not getattr(x, "item", False) and x not in self.known
         if known:
             self.known.add(x)
@@ -564,10 +560,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if isinstance(e, ast.IntLit):
             return e.value
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        if ref is not None and ref[0] == "const" and type(ref[1]) is int:
-            return ref[1]
+        if ref is not None and ref[0] == "const":
+            return ref[1] if type(ref[1]) is int else None
         return {("builtin", "player_count"): self.c.g.players, ("builtin", "clockwise"): 1,
-                ("builtin", "counterclockwise"): -1}.get(ref) if ref is not None else None
+                ("builtin", "counterclockwise"): -1}.get(ref)
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"

@@ -67,15 +67,11 @@ class LoopWriter:
         loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
+        if f in ("any", "empty"):
+            held = f"[{var} for {loop}]" if eager else f"any(True for {loop})"
+            return f"(not {held})" if f == "empty" else f"(not not {held})" if eager else held
         if eager:
-            found = f"[{var} for {loop}]"
-            if f in ("any", "empty"):
-                return f"(not not {found})" if f == "any" else f"(not {found})"
-            return self.end_of(f, found)
-        if f == "any":
-            return f"any(True for {loop})"
-        if f == "empty":
-            return f"(not any(True for {loop}))"
+            return self.end_of(f, f"[{var} for {loop}]")
         rest = f"in reversed({seq}) if {cond}" if f in ("top", "last") else f"in {seq} if {cond}"
         # (a search card_attr may read an attribute in)
         return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
