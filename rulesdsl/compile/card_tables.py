@@ -97,6 +97,11 @@ class CardTables:
         except Exception:  # (it fails for some card: left to the loop, which fails as it did)
             return None
 
+    def sum_of(self, e: ast.Expr, items) -> str | None:
+        """`e` as one pass over a zone adding up each card's share from a table (see shares)."""
+        shares = self.shares(e, items)
+        return None if shares is None else f"sum(map({self.const(tuple(shares[1]))}.__getitem__, {shares[0]}))"
+
     def shares(self, e: ast.Expr, items) -> tuple[str, list[int]] | None:
         """(zone, each card's share) if `e` adds up cards of one zone by what each card is alone:
         `sum((Z where C).x)` (x, or 0), `count(Z where C)` (1 or 0), and sums and differences of

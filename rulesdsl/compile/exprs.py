@@ -393,21 +393,17 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             if len(ref) > 2 and ref[2] is not None:
                 return self.each_define(info, e, ref[2], items)
             args = [self.src(a, items) for a in e.args]
-            inlined = self.inline_define(info, args, all(self.item(a, items) for a in e.args))
-            if inlined is not None:
-                return inlined
-            body = self.const(self.define_body(e.func))
-            return f"{body}(st, {env_list(args, info.nlocals)})"
+            return self.inline_define(info, args, all(self.item(a, items) for a in e.args)) \
+                or f"{self.const(self.define_body(e.func))}(st, {env_list(args, info.nlocals)})"
         f = e.func
         join = self.joins.get(id(e))
         if join is not None:
             return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
-        if f == "sum":
-            summed = self.shares(e, items)
-            if summed is not None:
-                return f"sum(map({self.const(tuple(summed[1]))}.__getitem__, {summed[0]}))"
+        summed = self.sum_of(e, items) if f == "sum" else None
+        if summed is not None:
+            return summed
         a = [self.src(x, items) for x in e.args]
         x = a[0]
         g = self.c.g
@@ -473,10 +469,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"(not {x})" if e.op == "not" else Src(f"(-{x})", reads=x.reads)
 
     def s_Binary(self, e: ast.Binary, items):
-        if e.op == "or":
-            alternatives = self.one_of(e, items)
-            if alternatives is not None:
-                return alternatives
+        alternatives = self.one_of(e, items) if e.op == "or" else None
+        if alternatives is not None:
+            return alternatives
         a = self.src(e.left, items)
         uses = len(self.item_uses)
         with self.knowing(a.guarded if e.op == "and" else None):  # `x != none and ... x.hand ...`
@@ -484,10 +479,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
-        if op in ("+", "-") and id(e) not in self.hoisted:
-            fused = self.shares(e, items)
-            if fused is not None:  # (each side a pass over the same zone: one pass instead)
-                return f"sum(map({self.const(tuple(fused[1]))}.__getitem__, {fused[0]}))"
+        fused = self.sum_of(e, items) if op in ("+", "-") else None
+        if fused is not None:  # (each side a pass over the same zone: one pass instead)
+            return fused
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
         text = f"({a} {op} {b})"

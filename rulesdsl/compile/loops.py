@@ -96,19 +96,14 @@ class LoopWriter:
         """`S where C` over a pile or a hand as lines (the values worked out before the loop, and
         where C compares a table's entry with a value, a test in C that any card matches) and
         the comprehension, made only when it has cards. None for anything else."""
-        if not isinstance(w, ast.Where) or id(w) in self.hoisted:
-            return None
-        spec = self.zone_spec(w.seq)
         g = self.c.g
+        spec = self.zone_spec(w.seq) if isinstance(w, ast.Where) and id(w) not in self.hoisted else None
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
             return None
         var, seq, cond, hoisted = self.loop(w, {})
-        lines = [f"{n} = ({v})" for n, v in hoisted]
         lookup = cond.lookup
-        if pure(seq) and lookup is not None and lookup.item == var and (lookup.settled or lookup.value.read):
-            lines.append(f"if {self.matching('any', lookup, seq)}:")
-        else:
-            lines.append("if True:")
+        some = pure(seq) and lookup is not None and lookup.item == var and (lookup.settled or lookup.value.read)
+        lines = [*(f"{n} = ({v})" for n, v in hoisted), f"if {self.matching('any', lookup, seq) if some else True}:"]
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
     def matching(self, f: str, lookup: Lookup, seq: str) -> str:
