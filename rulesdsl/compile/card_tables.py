@@ -35,8 +35,7 @@ class CardTables:
     """A part of SourceCompiler (a mixin: it writes with the compiler's `src`, which calls it back)."""
 
     def card_table(self, w: ast.Where, items, value) -> list | None:
-        """`value(card, C holds for it)` for every card, for a `where` over a pile or a hand whose
-        test C is about the card alone; else None."""
+        """`value(card, C holds for it)` for every card, for a `where` whose C is the card's alone."""
         g = self.c.g
         spec = self.zone_spec(w.seq)
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID or id(w) in self.hoisted:
@@ -103,9 +102,8 @@ class CardTables:
         return None if shares is None else f"sum(map({self.const(tuple(shares[1]))}.__getitem__, {shares[0]}))"
 
     def shares(self, e: ast.Expr, items) -> tuple[str, list[int]] | None:
-        """(zone, each card's share) if `e` adds up cards of one zone by what each card is alone:
-        `sum((Z where C).x)` (x, or 0), `count(Z where C)` (1 or 0), and sums and differences of
-        them (one table, one pass, where each term was a pass); else None."""
+        """(zone, each card's share) if `e` adds up one zone's cards by what each is alone (a sum of
+        `(Z where C).x`, a count of `Z where C`, sums and differences of them); else None."""
         if not self.fast or id(e) in self.hoisted:
             return None
         if isinstance(e, ast.Binary) and e.op in ("+", "-"):

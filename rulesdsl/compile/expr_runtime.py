@@ -54,8 +54,7 @@ def _hist(keys: list) -> dict:
 
 
 def _each(body, st, env, k):
-    """A define applied to each item (none skipped) of its list argument in slot k of its locals
-    (`value(me.row)`): its arguments worked out once, then one call per item."""
+    """A define applied to each item (none skipped) of its list argument in slot k of env."""
     out = []
     for item in env[k]:
         if item is not None:

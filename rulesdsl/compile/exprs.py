@@ -38,10 +38,6 @@ from .tree import MAX_RANGE
 __all__ = ["SourceCompiler"]
 
 
-def _plain(src: Src) -> bool:
-    """Evaluated already or only reads: read twice rather than bound to a name."""
-    return src.item or src.number or pure(src)
-
 T = TypeVar("T")
 
 LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
@@ -64,9 +60,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
         self.tables: dict = {}  # see shared
-        # The fast forms (values worked out before a loop, tables of each card's value, defines
-        # written in place...); without them, the plain forms the tests compare them with.
-        self.fast = comp.shortcuts
+        self.fast = comp.shortcuts  # the fast forms; without them, the plain ones tests compare them with
         # Where source is being written: values worked out before the loops (id of node: name),
         # counts joined into a table, sources known not to be none (see knowing).
         self.hoisted: dict[int, Src] = {}
@@ -77,24 +71,21 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self._counts = self._rounds = None
         self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
-        # Reads of the locals written so far (a local, or a call handed them all): how a writer
-        # learns whether source it asked for reads locals (see reading), never from its text.
-        self.local_reads = self.whole_reads = 0  # (whole: the locals handed on as their list)
+        # Reads of the locals so far (whole: handed on as their list): see reading.
+        self.local_reads = self.whole_reads = 0
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
     @property
     def counts(self):
-        """The game's one writer of code that reads cards by face (counts.py): one, so its names
-        never meet."""
+        """The game's one writer of code reading cards by face (counts.py): one, so no names meet."""
         if self._counts is None:
             self._counts = self.c.count_writer()
         return self._counts
 
     def compile(self, e: ast.Expr) -> Callable:
-        """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
-        blocks write in place instead of calling f."""
+        """`f(st, env)` giving e's value; `f.src` is its source, which blocks write in place."""
         with named(ENV):
             f = self.function(self.src(e, {}))
         f.node = e
@@ -142,8 +133,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return written
 
     def standalone(self, e: ast.Expr) -> str:
-        """The source of `e` outside any loop being written: a define's body is one function for
-        every call, so no value worked out before some caller's loop stands in it."""
+        """e's source outside any loop being written (no caller's value worked out first in it)."""
         with self.scope({}, {}), named(ENV):
             return self.src(e, {})
 
@@ -158,8 +148,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             self.hoisted, self.joins = saved
 
     def define_body(self, name: str, value: bool = False) -> Callable:
-        """A define's body, f(state, locals), its parameters in the first slots; or (`value`, one
-        without parameters) f(state), with locals of its own: a reference reads none of the caller's."""
+        """A define's body, f(state, locals); or (`value`) f(state), locals of its own, reading none of a caller's."""
         f = self._defines.get((name, value))
         if f is None:  # (defines are not recursive: the checker says so)
             info = self.c.p.defines[name]
@@ -168,16 +157,14 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f
 
     def temp(self) -> str:
-        """A new name for a value read twice (`(_b3 := x) is not None and kinds[_b3] == 2`): each
-        site its own, so no `:=` inside another one's value overwrites it."""
+        """A new name for a value read twice: each site its own, so no `:=` overwrites another's."""
         self._temps += 1
         return f"_b{self._temps}"
 
     def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
-        """The comprehension `write(seq, first)` writes over seq, `first` the start of its first
-        `for`, which binds the values worked out before the loop (`hoisted`). Python takes no `:=`
-        in a comprehension's iterable, however deep: where seq or a value holds one (a text test:
-        Python's rule is about the text), they are a lambda's arguments instead."""
+        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`,
+        which binds `hoisted`. Python takes no `:=` in a comprehension's iterable (a rule about
+        text, so a test of text): where seq or a value holds one, they are a lambda's arguments."""
         if ":=" in seq:
             name = self.temp()
             hoisted, seq = [*hoisted, (name, seq)], name
@@ -290,8 +277,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return Src(f"{self.rounds()}[st.direction][{seat}][:]", iterated=f"{self.rounds()}[st.direction][{seat}]")
 
     def rounds(self) -> str:
-        """Every seat's round of the table, both ways: `players from p` is a copy of one (`others`
-        all of it but p), not a comprehension."""
+        """Every seat's round of the table, both ways: `players from p` is a copy of one."""
         if self._rounds is None:
             n = self.c.g.players
             self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
@@ -342,8 +328,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             table = self.const(g.attrs[e.name])
             if t == CARD:
                 return self.card_attr(table, obj)
-            if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
-                # `(S where C).x`: one comprehension, not a list of the cards and then their x.
+            if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:  # `(S where C).x`: one loop
                 var, seq, cond, hoisted = self.loop(e.obj, items)
                 return self.over(seq, lambda s, first="": f"[{table}[{var}] for {first}{var} in {s} "
                                                           f"if ({cond}) and {var} is not None]", hoisted)
@@ -435,7 +420,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f == "place":
             return self.of_card(x, lambda c: f"st.zones[st.loc[{c}]].index({c}) + 1")
         if f == "knows":
-            if _plain(a[1]) and _plain(x):
+            if all(v.item or v.number or pure(v) for v in (a[1], x)):  # (read twice, not bound)
                 tests = [f"{v} is not None" for v in (a[1], x) if not (v.item or v.number)]
                 return "(" + " and ".join([*tests, f"bool(st.known[{a[1]}] >> {x} & 1)"]) + ")"
             card, seat = self.temp(), self.temp()
@@ -450,8 +435,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return Src(f"({seq} or [None])[{end[1]}]", end=(end[0], seq))
 
     def once(self, x: str) -> tuple[str, str]:
-        """x's source where it is first read, and where again: source that only reads is read
-        twice, anything else once, into a name of its own."""
+        """x's source where first read, and where again: read twice if it only reads, else bound."""
         if pure(x):
             return x, x
         c = self.temp()
@@ -537,8 +521,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
     def known_value(self, e: ast.Expr) -> int | str | None:
-        """The number or string `e` is written as (a string Python writes in single quotes, with
-        no escape), else None."""
+        """The number or string (one written in single quotes, no escape) `e` is written as, or None."""
         number = self.known_int(e)
         if number is not None or id(e) in self.hoisted:
             return number
@@ -547,8 +530,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return value if type(value) is str and repr(value) == f"'{value}'" else None
 
     def known_int(self, e: ast.Expr) -> int | None:
-        """The number `e` is when the rules load (a literal, a constant, the player count, a
-        direction), else None."""
+        """The number `e` is when the rules load (a literal, a constant, the player count...), or None."""
         if id(e) in self.hoisted:
             return None
         if isinstance(e, ast.IntLit):

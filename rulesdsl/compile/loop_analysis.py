@@ -78,8 +78,7 @@ class LoopAnalysis:
         return out
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
-        """The parts of defines applied to items in `cond` (written in place, see inline_define)
-        that do not depend on their parameter (`top_value` in `fits(c)`), as invariant_parts."""
+        """invariant_parts of the defines applied to items in `cond` (written in place)."""
         out: list[ast.Expr] = []
 
         def visit(node) -> None:
@@ -98,8 +97,7 @@ class LoopAnalysis:
         return out
 
     def safe(self, e: ast.Expr, items: frozenset[int] = frozenset()) -> bool:
-        """Can this part be worked out before the loop with no risk of failing? `items`: the
-        locals holding items of a loop (never none)."""
+        """Can this part be worked out before the loop with no risk of failing? (`items`: never none)"""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):

@@ -62,8 +62,7 @@ class LoopWriter:
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
         """A count, a test or a search over a `where` (`first`: see over). On a short list with a
-        cheap test that cannot fail (`eager`), a list comprehension is quicker than a generator
-        that stops early (one call, no resuming)."""
+        cheap test (`eager`), a list comprehension beats a generator that stops early."""
         loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
@@ -93,9 +92,8 @@ class LoopWriter:
                 "        break"]
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
-        """`S where C` over a pile or a hand as lines (the values worked out before the loop, and
-        where C compares a table's entry with a value, a test in C that any card matches) and
-        the comprehension, made only when it has cards. None for anything else."""
+        """`S where C` over a pile or a hand as lines (the values worked out first; a test in C that
+        any card matches, where C is a lookup) and the comprehension, made only then; else None."""
         g = self.c.g
         spec = self.zone_spec(w.seq) if isinstance(w, ast.Where) and id(w) not in self.hoisted else None
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
@@ -150,8 +148,7 @@ class LoopWriter:
         return seq
 
     def loop(self, e: ast.Where, items: dict[int, str]):
-        """A `where`'s item, values, test (its parts that may be are worked out before the loop)
-        and those values: (var, seq, cond, [(name, value)])."""
+        """(var, seq, cond, [(name, value) worked out before the loop]) of a `where`."""
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.loop_seq(e, items)
