@@ -33,7 +33,7 @@ from .loop_analysis import LoopAnalysis, split
 from .loops import LoopWriter
 from .runtime import _leaf_error
 from .source import ENV, Lookup, Src, env_list, named, naming, paren, pure
-from .tree import MAX_RANGE
+from .tree import MAX_RANGE, _descendants_nodes
 
 __all__ = ["SourceCompiler"]
 
@@ -497,7 +497,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                for t in terms):
             x = {self.src(t.left, items) for t in terms}
             x0 = x.pop()
-            if x or "(st" in x0:  # (read once: nothing that draws at random, or calls what might)
+            refs = self.c.p.refs  # (read once: nothing that draws at random, nor a define, which might)
+            if x or any((isinstance(n, ast.Call) and n.func == "random") or (refs.get(id(n)) or ("",))[0] == "define"
+                        for n in _descendants_nodes(terms[0].left)):
                 return None
             return f"({x0} in ({', '.join(repr(t.right.value) for t in terms)},))"
         return None
