@@ -1,7 +1,9 @@
 """Tables of each card's value, made when the rules load: what a loop would work out card by card
-(a `where`'s test about the card alone, a define applied to a card), worked out once for all cards
-(see CardTables).
-"""
+(a `where`'s test about the card alone, a define applied to a card), worked out once for all cards.
+
+card_values is partial evaluation: it evaluates written source for every card, and reads that
+source's Python syntax tree only to learn whether it reads nothing but the card and constants (so
+that its value is the card's alone). It never edits source nor decides a form by its text."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import ast as pyast
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import GRID
-from .source import _grid_places, env_list, naming
+from .source import env_list, grid_places, naming, paren
 from .tree import _descendants_nodes
 
 _VALUE_NODES = (pyast.Expression, pyast.BoolOp, pyast.Compare, pyast.Subscript, pyast.Name, pyast.Constant,
@@ -20,8 +22,8 @@ _SCALARS = (int, str, float, type(None))
 
 
 def _constant(value, table: bool) -> bool:
-    """A value no rule changes: a scalar, a tuple or frozenset of them, or (`table`: a constant of
-    the generated code, never written) a table of the game's made when the rules load."""
+    """A value no rule changes: a scalar, a tuple or frozenset of them, or (`table`) a table the
+    generated code never writes."""
     if isinstance(value, _SCALARS):
         return True
     if isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value):
@@ -30,29 +32,22 @@ def _constant(value, table: bool) -> bool:
 
 
 class CardTables:
-    """A part of SourceCompiler (a mixin: it writes with the compiler's `src`, `const` and
-    `over`, which call it back in turn, so the two are one object): the forms that look a card's
-    value up in a table made now."""
+    """A part of SourceCompiler (a mixin: it writes with the compiler's `src`, which calls it back)."""
 
     def card_table(self, w: ast.Where, items, value) -> list | None:
-        """A table of `value(card, C holds for it)` for every card, for a `where` over a pile or a
-        hand whose test C reads nothing but the card's kind and attributes (so it holds for a
-        card or not for the whole game); None if it is not such a `where`."""
+        """`value(card, C holds for it)` for every card, for a `where` whose C is the card's alone."""
         g = self.c.g
         spec = self.zone_spec(w.seq)
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID or id(w) in self.hoisted:
             return None
         slot = self.c.p.slots[id(w)]
         var = f"_i{slot}"
-        inner = dict(items)
-        inner[slot] = var
-        held = self.card_values(self.src(w.cond, inner), var)
+        held = self.card_values(self.src(w.cond, {**items, slot: var}), var)
         return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
     def inline_define(self, info, args: list[str], of_items: bool) -> str | None:
-        """A define applied to loop items (`fits(c)` in a `where`), written in place with its
-        parameters read from the items: no call, no list of locals. Only for items (names that
-        are evaluated already and never none) that no loop inside the define hides."""
+        """A define applied to loop items (`fits(c)` in a `where`) written in place, its parameters
+        the items' sources: no call, no list of locals. Not where a loop inside it hides an item."""
         if not self.fast:
             return None  # (the plain reference calls the define's body)
         if not args or len(args) != len(info.params) or not of_items:
@@ -61,28 +56,26 @@ class CardTables:
                 & set(args):
             return None
         src, reads = self.reading(lambda: self.src(info.expr, dict(enumerate(args))))
-        return f"({src})" if not reads and len(src) < 2000 else None
+        return paren(src) if not reads and len(src) < 2000 else None
 
     def each_define(self, info, e: ast.Call, spread: int, items) -> str:
-        """A define applied to each item of a list (`value(p.row)`): for one parameter, one
-        comprehension over the list, none skipped, with the define written in place; else its
-        arguments worked out once and one call of its body per item (`_each`)."""
+        """A define applied to each item of a list (`value(p.row)`): one comprehension with the
+        define written in place (one parameter), else one call of its body per item (`_each`)."""
         args = [self.src(a, items) for a in e.args]
-        self.spread_vars = getattr(self, "spread_vars", 0) + 1
+        self.spread_vars += 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
         body = self.inline_define(info, [var], True) if len(args) == 1 else None
         if body is None:
             return f"_each({self.const(self.define_body(e.func))}, st, {env_list(args, info.nlocals)}, {spread})"
-        seq = _grid_places(args[0])  # (the loop below skips empty places itself)
+        seq = grid_places(args[0])  # (the loop below skips empty places itself)
         table = self.card_values(body, var) if self.type(e.args[0]) in (ZONE, "list[card]") else None
         if table is not None:  # (about the card alone: its value for every card, worked out now)
             return self.over(seq, lambda s: f"[{self.const(table)}[{var}] for {var} in {s} if {var} is not None]")
         return self.over(seq, lambda s: f"[{body} for {var} in {s} if {var} is not None]")
 
     def card_values(self, src: str, var: str) -> list | None:
-        """The value of expression `src` for every card as `var`, if it reads nothing but the card,
-        constants, constant tables (`_k...`) and its own `:=` names (no call, no state) and fails
-        for no card; else None. What a loop would work out card by card, worked out now."""
+        """The value of `src` for every card as `var`, if it reads nothing but the card, constants
+        and its own `:=` names (no call, no state) and fails for no card; else None."""
         if not self.fast:
             return None
         try:
@@ -104,14 +97,15 @@ class CardTables:
         except Exception:  # (it fails for some card: left to the loop, which fails as it did)
             return None
 
+    def sum_of(self, e: ast.Expr, items) -> str | None:
+        """`e` as one pass over a zone adding up each card's share from a table (see shares)."""
+        shares = self.shares(e, items)
+        return None if shares is None else f"sum(map({self.const(tuple(shares[1]))}.__getitem__, {shares[0]}))"
+
     def shares(self, e: ast.Expr, items) -> tuple[str, list[int]] | None:
-        """(zone, each card's share) if `e` adds up cards of one zone by what each card is alone:
-        `sum((Z where C).x)` (x, or 0), `count(Z where C)` (1 or 0), and sums and differences of
-        them (`sum((Z where A).x) + count(Z where B)`: one table, one pass, where each term was a
-        pass); None for anything else."""
-        if not self.fast:
-            return None
-        if id(e) in self.hoisted:
+        """(zone, each card's share) if `e` adds up one zone's cards by what each is alone (a sum of
+        `(Z where C).x`, a count of `Z where C`, sums and differences of them); else None."""
+        if not self.fast or id(e) in self.hoisted:
             return None
         if isinstance(e, ast.Binary) and e.op in ("+", "-"):
             left, right = self.shares(e.left, items), self.shares(e.right, items)

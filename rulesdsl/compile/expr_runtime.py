@@ -1,18 +1,10 @@
-"""The functions that generated expressions call (by these names, from SourceCompiler.names): the
-few constructs that are no single Python expression of their own (a none check that raises, a sum
-that skips nones, a range with a limit)."""
+"""The functions that generated expressions call (by these names, see RUNTIME): the few constructs
+that are no single Python expression of their own (a none check that raises, a sum that skips
+nones, a range with a limit)."""
 
 from __future__ import annotations
 
 from ..errors import RulesRuntimeError
-
-
-def _last(s):
-    return s[-1] if s else None
-
-
-def _first(s):
-    return s[0] if s else None
 
 
 def _card_attr(table, c):
@@ -62,9 +54,7 @@ def _hist(keys: list) -> dict:
 
 
 def _each(body, st, env, k):
-    """A define applied to each item of its list argument (`value(me.row)`, the list of each
-    card's points): its arguments worked out once (`env`, the call's locals), then one call per
-    item that is not none, with the item in slot k."""
+    """A define applied to each item (none skipped) of its list argument in slot k of env."""
     out = []
     for item in env[k]:
         if item is not None:
@@ -78,3 +68,7 @@ def _range(a, b, limit):
     if b - a > limit:
         raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
     return list(range(a, b + 1))
+
+
+RUNTIME = {f.__name__: f for f in (_card_attr, _last_attr, _first_attr, _fail, _some, _sum, _pick, _rand, _hist,
+                                   _each, _range)}

@@ -1,20 +1,18 @@
-"""Expressions to Python source, compiled once: the compiler's one writer of expressions.
+"""Expressions to Python source: the compiler's one writer of expressions.
 
-An expression becomes one Python expression (as Jinja turns templates into Python source), so it
-costs no Python call per node of the syntax tree. A `where` becomes a
-comprehension whose loop variable is the item, so `hand where it is plain and it.number == n`
-runs as `[c for c in hand if kinds[c] == 3 and number[c] == n]`. Parts of a condition that do not
-depend on the item are worked out once, before the loop, when that cannot fail. Every expression
-is written here, and only here: the other writers (blocks, straight runs, options) put this
-source in their own lines, and what runs outside the machine (a define's value, a `show`, a rank
-key, an invariant) is a function made from it (SourceCompiler.function).
+An expression becomes one Python expression (no Python call per node of the syntax tree):
+`hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
+number[c] == n]`. The other writers put this source in their lines; what runs outside the machine
+(a define's value, a `show`, a rank key) is a function made of it (`function`).
 
-The writer is one object in parts: here the core (names, attributes, calls, operators); loops.py
-the `where` loops; loop_analysis.py what may be worked out before a loop; card_tables.py the
-tables of each card's value; expr_runtime.py the functions the source calls. What it knows of
-source it wrote (a table read for an item, a lookup test, a search) it records as it writes it
-(item_reads, lookups, searches, none_tests), so that those parts need not match the source again;
-a few shape tests of its own output remain (source.py: `pure`, `unguard`, `_end_of`, `_grid_places`).
+The writer never reads its output back: each piece is a `Src` (source.py), a str carrying what
+the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a grid's places, a
+table lookup of an item...). A str, not a tree: the other writers take source as text, facts ride
+along where a form asks its operand what it is, and source joined into new text knows nothing,
+which is safe. What depends on where source is written is a parameter of the writing: the items
+(a scan over the players writes its test once per seat), the sources known not none (`knowing`),
+the naming of locals. Parts (mixins, as they call one another at every turn): loops.py the
+`where` loops, loop_analysis.py what a loop may work out first, card_tables.py each card's value.
 """
 
 from __future__ import annotations
@@ -30,28 +28,15 @@ from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
 from ..engine.state import GRID, LOCATED, bad_pick
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
-from .expr_runtime import (
-    _card_attr,
-    _each,
-    _fail,
-    _first,
-    _first_attr,
-    _hist,
-    _last,
-    _last_attr,
-    _pick,
-    _rand,
-    _range,
-    _some,
-    _sum,
-)
-from .loop_analysis import LoopAnalysis
+from .expr_runtime import RUNTIME
+from .loop_analysis import LoopAnalysis, split
 from .loops import LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, ST, Lookup, _end_of, _grid_places, _item, env_list, named, naming, number, pure, unguard
-from .tree import MAX_RANGE
+from .source import ENV, ST, Lookup, Src, env_list, named, naming, paren, pure
+from .tree import MAX_RANGE, _descendants_nodes
 
-__all__ = ["SourceCompiler", "_grid_places", "unguard"]  # (the statement writer imports these from here)
+__all__ = ["SourceCompiler"]
+
 
 T = TypeVar("T")
 
@@ -64,56 +49,44 @@ def _plus(base: int) -> str:
 
 
 class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
-    """Writes every expression as one Python expression, and makes functions of them. The core
-    writer is here (names, attributes, calls, operators); its parts are mixins of their own
-    modules, as they call one another at every turn: loops (`where`), the loop analysis, the
-    per-card tables."""
+    """Writes every expression as one Python expression, and makes functions of them."""
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
         self.names: dict[str, object] = {
-            "_last": _last, "_first": _first, "_card_attr": _card_attr, "_sum": _sum,
-            "_pick": _pick, "_rand": _rand, "_range": _range, "RulesRuntimeError": RulesRuntimeError,
-            "_hist": _hist, "_fail": _fail, "_some": _some, "_last_attr": _last_attr, "_first_attr": _first_attr,
-            "_is_not": operator.is_not, "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error,
-            "_LOCATED": LOCATED, "_bad_pick": bad_pick, "_each": _each,
+            **RUNTIME, "RulesRuntimeError": RulesRuntimeError, "_is_not": operator.is_not,
+            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED, "_bad_pick": bad_pick,
         }
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
-        self.none_tests: dict[int, str] = {}  # per `x != none` written (id of its node): x's source
-        # What the writer knows of source it wrote, by its text (so that nothing reads it back):
-        self.item_reads: dict[str, tuple[str, str]] = {}  # `T[_i4]`: (T, _i4), a table's entry for an item
-        self.lookups: dict[str, Lookup] = {}  # `(T[_i4] == v)`
-        self.searches: dict[str, tuple[str, str]] = {}  # `next((_i4 for _i4 in S if C), None)`: (_i4, "in S if C")
         self.tables: dict = {}  # see shared
-        self._counts = None
-        self._temps = 0  # names bound by `:=` so far (each site its own: see temp)
-        # Reads of the locals written so far (a local, or a call handed them all): what a writer
-        # reads to learn whether source it asked for reads locals (see reading), never its text.
-        self.local_reads = 0
-        self.whole_reads = 0  # of these, the locals handed on as their list (`f(st, env)`)
-        self._named: dict[tuple, str] = {}  # (node, naming) -> an expression's source in that naming
+        self.fast = comp.shortcuts  # the fast forms; without them, the plain ones tests compare them with
+        # Where source is being written: values worked out before the loops (id of node: name),
+        # counts joined into a table, sources known not to be none (see knowing).
+        self.hoisted: dict[int, Src] = {}
+        self.joins: dict[int, tuple[str, ast.Expr]] = {}
+        self.known: set[str] = set()
+        self.join_parts: dict[str, tuple[str, str, str, str]] = {}  # per joined table: its loop's var, seq, test, key
+        self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
+        self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
+        self._counts = self._rounds = None
+        self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
+        # Reads of the locals so far (whole: handed on as their list): see reading.
+        self.local_reads = self.whole_reads = 0
+        self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
-        # The fast forms (values worked out before a loop, counts joined, tables of each card's
-        # value, defines written in place, scans written seat by seat); without them (shortcuts=False)
-        # each construct is written the plain way, the reference the tests compare them with.
-        self.fast = comp.shortcuts
-        self._bodies: dict[str, Callable] = {}  # per define with parameters: its body, f(st, locals)
-        self._values: dict[str, Callable] = {}  # per define without: its value, f(st, env)
+        self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
     @property
     def counts(self):
-        """The game's one writer of code that reads cards by face (counts.py): the straight runs'
-        counted options and, here, a card found by its face. One, so its names never meet."""
+        """The game's one writer of code reading cards by face (counts.py): one, so no names meet."""
         if self._counts is None:
             self._counts = self.c.count_writer()
         return self._counts
 
-    # -- entry
     def compile(self, e: ast.Expr) -> Callable:
-        """`f(st, env)` giving the expression's value; `f.src` is its source, which generated
-        blocks write in place instead of calling f."""
-        with named(ENV):  # (a function's locals are its frame's list)
+        """`f(st, env)` giving e's value; `f.src` is its source, which blocks write in place."""
+        with named(ENV):
             f = self.function(self.src(e, {}))
         f.node = e
         return f
@@ -125,7 +98,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return made, self.local_reads != before
 
     def local(self, k: int) -> str:
-        """Local k as the source being written names it."""
         self.local_reads += 1
         return naming().local(k)
 
@@ -135,21 +107,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.whole_reads += 1
         return naming().list or "env"
 
-    def reads_locals(self, src: str) -> bool:
-        """Whether an expression's source this writer wrote reads the locals (any other: yes)."""
-        return self._reads_of.get(src, True)
-
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
-        """A function of `params` returning the expression `src`; with `nlocals`, one that makes
-        its own locals each call (that many, `slots` set from its parameters: a rank key's `it`),
-        as a define's value, a `show`, a rank key or an invariant has. The one place where an
-        expression's source becomes a function."""
-        reads = self.reads_locals(src)
+        """A function of `params` returning `src` (the one place where source becomes a function);
+        with `nlocals`, one that makes its own locals each call (`slots` set from its parameters)."""
+        reads = self._reads_of.get(src, True)  # (source of another writer: it may)
         if nlocals is not None and reads:
-            env = ["None"] * nlocals
-            for slot, name in (slots or {}).items():
-                env[slot] = name
+            env = [(slots or {}).get(k, "None") for k in range(nlocals)]
             src = f"(lambda env: {src})([{', '.join(env)}])"
         f = eval(f"lambda {params}: {src}", self.names)
         f.src = src
@@ -157,63 +121,60 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f
 
     def named_src(self, f: Callable) -> str | None:
-        """The source of f (an expression compiled by `compile`) in the naming being written."""
+        """The source of f (made by `compile`) where source is being written."""
         src = getattr(f, "src", None)
         node = getattr(f, "node", None)
-        if naming() is ENV or node is None or src is None:
+        if node is None or src is None or (naming() is ENV and not self.known):
             return src
-        key = (id(node), naming().key)
+        key = (id(node), naming().key, frozenset(self.known))
         written = self._named.get(key)
         if written is None:
             written = self._named[key] = self.src(node, {})
         return written
 
     def standalone(self, e: ast.Expr) -> str:
-        """The source of `e` on its own, outside any loop being written: a define's body is one
-        function for every call, so no value worked out before some caller's loop stands in it."""
-        with self._outside_loops(), named(ENV):
+        """e's source outside any loop being written (no caller's value worked out first in it)."""
+        with self.scope({}, {}), named(ENV):
             return self.src(e, {})
 
     @contextmanager
-    def _outside_loops(self) -> Iterator[None]:
-        saved = dict(self.hoisted), dict(self.joins)
-        self.hoisted.clear()
-        self.joins.clear()
+    def scope(self, hoisted: dict[int, Src], joins: dict) -> Iterator[None]:
+        """Source written meanwhile reads these values worked out before its loops."""
+        saved = self.hoisted, self.joins
+        self.hoisted, self.joins = hoisted, joins
         try:
             yield
         finally:
-            self.hoisted.update(saved[0])
-            self.joins.update(saved[1])
+            self.hoisted, self.joins = saved
 
-    def define_body(self, name: str) -> Callable:
-        """A define's body, compiled once: f(state, locals), its parameters in the first slots."""
-        body = self._bodies.get(name)
-        if body is None:  # (defines are not recursive: the checker says so)
-            body = self._bodies[name] = self.function(self.standalone(self.c.p.defines[name].expr))
-        return body
-
-    def define_value(self, name: str) -> Callable:
-        """A define without parameters, compiled once: f(state, env), with locals of its own."""
-        value = self._values.get(name)
-        if value is None:
+    def define_body(self, name: str, value: bool = False) -> Callable:
+        """A define's body, f(state, locals); or (`value`) f(state), locals of its own, reading none of a caller's."""
+        f = self._defines.get((name, value))
+        if f is None:  # (defines are not recursive: the checker says so)
             info = self.c.p.defines[name]
-            value = self._values[name] = self.function(self.standalone(info.expr), nlocals=info.nlocals)
-        return value
+            src = self.standalone(info.expr)
+            f = self._defines[name, value] = self.function(src, "st", info.nlocals) if value else self.function(src)
+        return f
 
     def temp(self) -> str:
-        """A new name for a value read twice (`(_b3 := x) is not None and kinds[_b3] == 2`): each
-        site its own, so a `:=` inside another one's value never overwrites it."""
+        """A new name for a value read twice: each site its own, so no `:=` overwrites another's."""
         self._temps += 1
         return f"_b{self._temps}"
 
-    def over(self, seq: str, loop: Callable[[str], str]) -> str:
-        """`loop(seq)`, a comprehension over seq; where seq holds a `:=` (which Python takes in no
-        comprehension's iterable, however deep), the same comprehension over a name that a
-        lambda binds to seq's value, worked out first as it would be."""
-        if ":=" not in seq:
-            return loop(seq)
-        name = self.temp()
-        return f"(lambda {name}: {loop(name)})({seq})"
+    def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
+        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`,
+        which binds `hoisted`. Python takes no `:=` in a comprehension's iterable (a rule about
+        text, so a test of text): where seq or a value holds one, they are a lambda's arguments."""
+        if ":=" in seq:
+            name = self.temp()
+            hoisted, seq = [*hoisted, (name, seq)], name
+        if not hoisted:
+            return write(seq)
+        names, values = ", ".join(n for n, _ in hoisted), ", ".join(v for _, v in hoisted)
+        if any(":=" in v for _, v in hoisted):
+            return f"(lambda {names}: {write(seq)})({values})"
+        # (a comprehension's first iterable is worked out before it, as a call's arguments: one call less)
+        return write(seq, f"({names}, ) in (({values}, ),) for ")
 
     def inline(self, f: Callable) -> str:
         """Python source computing `f(st, env)`: its own source if it has one, else a call."""
@@ -222,7 +183,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return f"{self.const(f)}(st, {self.whole()})"
         if getattr(f, "reads_locals", True):
             self.local_reads += 1
-        return f"({src})"
+        return paren(src)
 
     def const(self, value) -> str:
         """The name the generated code reads `value` by (one per object), as the naming calls it."""
@@ -235,12 +196,14 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             self.const_names.add(name)
         return naming().const(name)
 
-    # -- expressions
-    def src(self, e: ast.Expr, items: dict[int, str]) -> str:
+    def src(self, e: ast.Expr, items: dict[int, str]) -> Src:
+        """e's source; `items`: per slot of a loop's item, the item's source."""
         hoisted = self.hoisted.get(id(e))
         if hoisted is not None:
             return hoisted
         src, reads = self.reading(lambda: getattr(self, "s_" + type(e).__name__)(e, items))
+        if type(src) is str:
+            src = Src(src)
         self._reads_of[src] = reads
         return src
 
@@ -248,10 +211,12 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return self.c.type(e)
 
     def s_IntLit(self, e, items):
+        return Src(repr(e.value), reads=True, number=e.value >= 0)
+
+    def s_StrLit(self, e, items):
         return repr(e.value)
 
-    s_StrLit = s_IntLit
-    s_BoolLit = s_IntLit
+    s_BoolLit = s_StrLit
 
     def s_NoneLit(self, e, items):
         return "None"
@@ -260,58 +225,60 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         ref = self.c.p.refs[id(e)]
         kind = ref[0]
         g = self.c.g
-        n = g.players
         if kind == "local":
             if ref[1] in items:
-                return items[ref[1]]
-            return self.local(ref[1])
+                item = items[ref[1]]
+                self.item_uses.append(item)
+                return item if isinstance(item, Src) else Src(item, reads=True, item=True)
+            return Src(self.local(ref[1]), reads=True, read=True)
         if kind == "const":
-            return repr(ref[1]) if isinstance(ref[1], (int, str, bool)) or ref[1] is None else self.const(ref[1])
-        if kind == "counter":
-            return f"{ST.counters}[{g.counter_layout[self.c.p.counters[ref[1]].name][0]}]"
-        if kind == "var":
-            return f"{ST.vars}[{g.var_layout[self.c.p.vars[ref[1]].name][0]}]"
+            if type(ref[1]) is int:
+                return Src(repr(ref[1]), reads=True, number=ref[1] >= 0)
+            return repr(ref[1]) if isinstance(ref[1], (str, bool)) or ref[1] is None else self.const(ref[1])
+        if kind in ("counter", "var"):
+            name = (self.c.p.counters if kind == "counter" else self.c.p.vars)[ref[1]].name
+            base = (g.counter_layout if kind == "counter" else g.var_layout)[name][0]
+            return Src(f"{naming().name(kind + 's')}[{base}]", reads=True, read=True)
         if kind == "zone":
-            zi = g.zone_base[ref[1]]
-            if g.zone_shape[zi] == GRID:
-                return f"[_c for _c in {ST.zones}[{zi}] if _c is not None]"
-            return f"{ST.zones}[{zi}]"
+            return self.zone(g.zone_base[ref[1]], Src(f"{ST.zones}[{g.zone_base[ref[1]]}]", reads=True))
         if kind == "define":
             info = self.c.p.defines[ref[1]]
             if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
                 src, reads = self.reading(lambda: self.src(info.expr, {}))
                 if not reads and len(src) < 2000:
-                    return f"({src})"
-            return f"{self.const(self.define_value(ref[1]))}(st, {self.whole()})"
-        if kind == "builtin":
-            name = ref[1]
-            return {
-                "me": ST.current,
-                "others": f"{self.rounds()}[st.direction][{ST.current}][1:]",
-                "round": "st.round", "turn": "st.turn", "direction": "st.direction",
-                "clockwise": "1", "counterclockwise": "-1", "player_count": str(n),
-                "winners": "st.winners", "game_over": "st.over",
-                "decider": "(None if st.over or st.chooser < 0 else st.chooser)",
-            }[name]
-        raise AssertionError(ref)
+                    return paren(src)
+            return f"{self.const(self.define_body(ref[1], value=True))}(st)"
+        assert kind == "builtin", ref
+        name = ref[1]
+        if name == "others":
+            return f"{self.rounds()}[st.direction][{ST.current}][1:]"
+        text = {"me": ST.current, "direction": "st.direction", "clockwise": "1", "counterclockwise": "-1",
+                "player_count": str(g.players), "round": "st.round", "turn": "st.turn", "winners": "st.winners",
+                "game_over": "st.over", "decider": "(None if st.over or st.chooser < 0 else st.chooser)"}[name]
+        return Src(text, reads=name in ("me", "direction", "clockwise", "counterclockwise", "player_count"),
+                   number=name in ("clockwise", "player_count"))
+
+    def zone(self, zi: int, places: Src) -> Src:
+        """A zone's cards: a pile's list itself, a grid's places that hold one."""
+        if self.c.g.zone_shape[zi] == GRID:
+            return Src(f"[_c for _c in {places} if _c is not None]", places=places)
+        return places
 
     def item(self, e: ast.Expr, items: dict[int, str]) -> bool:
-        """Is `e` the item of a loop being written (a name evaluated already, never none)?"""
+        """Is `e` the item of a loop being written?"""
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         return ref is not None and ref[0] == "local" and ref[1] in items and id(e) not in self.hoisted
 
     def s_PlayersExpr(self, e: ast.PlayersExpr, items):
         n = self.c.g.players
         if e.start is None:
-            return "[" + ", ".join(map(str, range(n))) + "]"
-        start = self.src(e.start, items)
-        seat = self.player(e.start, start, "players from")
-        return f"{self.rounds()}[st.direction][{seat}][:]"
+            return Src("[" + ", ".join(map(str, range(n))) + "]", iterated=f"range({n})")
+        seat = self.player(e.start, self.src(e.start, items), "players from")
+        return Src(f"{self.rounds()}[st.direction][{seat}][:]", iterated=f"{self.rounds()}[st.direction][{seat}]")
 
     def rounds(self) -> str:
-        """Every seat's round of the table, both ways, made once: `players from p` is a copy of
-        one (`others` all of it but p), not a comprehension."""
-        if not hasattr(self, "_rounds"):
+        """Every seat's round of the table, both ways: `players from p` is a copy of one."""
+        if self._rounds is None:
             n = self.c.g.players
             self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
         return self.const(self._rounds)
@@ -321,18 +288,30 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def player(self, node: ast.Expr, src: str, what: str) -> str:
         """A player's seat, or a runtime error if the expression gives none."""
-        if src == naming().name("current") or src.startswith("_i") or self.never_none(node):
+        if src.item or self.never_none(node):
             return src
         return self.some(src, f"cannot read '{what}' of a player who is none")
 
-    @staticmethod
-    def some(src: str, msg: str) -> str:
-        """Source giving src's value, or raising msg if it is none."""
-        if number(src):
+    def some(self, src: str, msg: str) -> str:
+        """Source giving src's value, or raising msg if it is none (unless known not to be)."""
+        if getattr(src, "number", False):
             return src
         if pure(src):
-            return f"({src} if {src} is not None else _fail({msg!r}))"
+            return Src(f"({src})") if src in self.known else f"({src} if {src} is not None else _fail({msg!r}))"
         return f"_some({src}, {msg!r})"
+
+    @contextmanager
+    def knowing(self, x: str | None) -> Iterator[None]:
+        """Source written meanwhile runs only once x (that only reads) is known not to be none
+        (`x != none and ...x.hand...`, a chooser tested first): no none check of x is written."""
+        known = x is not None and pure(x) and not getattr(x, "item", False) and x not in self.known
+        if known:
+            self.known.add(x)
+        try:
+            yield
+        finally:
+            if known:
+                self.known.discard(x)
 
     def never_none(self, node: ast.Expr) -> bool:
         """`me`, `next(p)`, `previous(p)`: a seat whenever they give anything at all."""
@@ -349,50 +328,47 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             table = self.const(g.attrs[e.name])
             if t == CARD:
                 return self.card_attr(table, obj)
-            if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:
-                # `(S where C).x`: one comprehension, not a list of the cards and then their x.
+            if isinstance(e.obj, ast.Where) and id(e.obj) not in self.hoisted:  # `(S where C).x`: one loop
                 var, seq, cond, hoisted = self.loop(e.obj, items)
-                return self.bound_loop(hoisted, seq, lambda first, s: f"[{table}[{var}] for {first}{var} in {s} "
-                                                                      f"if ({cond}) and {var} is not None]")
+                return self.over(seq, lambda s, first="": f"[{table}[{var}] for {first}{var} in {s} "
+                                                          f"if ({cond}) and {var} is not None]", hoisted)
             return self.over(obj, lambda s: f"[{table}[_c] for _c in {s} if _c is not None]")
         name = e.name
-        if name == "seat":
-            one = "({p} + 1)"
-        elif name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
-            base = g.zone_base[g.zone_spec_names.index(name)]
-            if g.zone_shape[base] == GRID:
-                one = f"[_c for _c in {ST.zones}[{_plus(base)}{{p}}] if _c is not None]"
-            else:
-                one = f"{ST.zones}[{_plus(base)}{{p}}]"
-        elif name in g.counter_layout:
-            one = f"{ST.counters}[{_plus(g.counter_layout[name][0])}{{p}}]"
-        else:
-            one = f"{ST.vars}[{_plus(g.var_layout[name][0])}{{p}}]"
         if t == "list[player]":
             if self.type(e) == "list[card]":
                 return self.over(obj, lambda s: f"[_c for _p in {s} if _p is not None "
-                                                f"for _c in {one.format(p='_p')} if _c is not None]")
-            return self.over(obj, lambda s: f"[{one.format(p='_p')} for _p in {s} if _p is not None]")
-        return one.format(p=self.player(e.obj, obj, name))
+                                                f"for _c in {self.of_player(name, '_p')} if _c is not None]")
+            return self.over(obj, lambda s: f"[{self.of_player(name, '_p')} for _p in {s} if _p is not None]")
+        return self.of_player(name, self.player(e.obj, obj, name))
 
-    def card_attr(self, table: str, obj: str) -> str:
+    def of_player(self, name: str, p: str) -> Src:
+        """A player's attribute (seat, zone, counter or variable) for the seat p gives."""
+        g = self.c.g
+        reads = getattr(p, "reads", False)
+        if name == "seat":
+            return Src(f"({p} + 1)", reads=reads)
+        if name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
+            base = g.zone_base[g.zone_spec_names.index(name)]
+            return self.zone(base, Src(f"{ST.zones}[{_plus(base)}{p}]", reads=reads))
+        kind, base = ("counters", g.counter_layout[name][0]) if name in g.counter_layout \
+            else ("vars", g.var_layout[name][0])
+        read = not base and getattr(p, "number", False)
+        return Src(f"{naming().name(kind)}[{_plus(base)}{p}]", reads=reads, read=read)
+
+    def card_attr(self, table: str, obj: Src) -> Src:
         """`table[card]`, none for no card; written in place when the card's source only reads."""
-        if obj.startswith("_i") or number(obj):  # an item, a constant: never none
-            read = f"{table}[{obj}]"
-            if obj.startswith("_i"):
-                self.item_reads[read] = table, obj
-            return read
+        if obj.item or obj.number:  # an item, a constant: never none
+            return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
-        end, seq = _end_of(obj)
-        if end is not None:  # the attribute of `top(S)` or `bottom(S)`
+        if obj.end is not None:  # the attribute of `top(S)` or `bottom(S)`
+            end, seq = obj.end
             i = "-1" if end == "_last" else "0"
             if pure(seq):
                 return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
             return f"{end}_attr({table}, {seq})"
-        scan = self.searches.get(obj)
-        if scan is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
-            var, rest = scan
+        if obj.search is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
+            var, rest = obj.search
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
         return f"_card_attr({table}, {obj})"
 
@@ -403,42 +379,33 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             if len(ref) > 2 and ref[2] is not None:
                 return self.each_define(info, e, ref[2], items)
             args = [self.src(a, items) for a in e.args]
-            inlined = self.inline_define(info, args, all(self.item(a, items) for a in e.args))
-            if inlined is not None:
-                return inlined
-            body = self.const(self.define_body(e.func))
-            return f"{body}(st, {env_list(args, info.nlocals)})"
+            return self.inline_define(info, args, all(self.item(a, items) for a in e.args)) \
+                or f"{self.const(self.define_body(e.func))}(st, {env_list(args, info.nlocals)})"
         f = e.func
         join = self.joins.get(id(e))
         if join is not None:
             return f"{join[0]}.get({self.src(join[1], items)}, 0)"
         if f in ("count", "any", "empty", "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where):
             return self.scan(f, e.args[0], items)
-        if f == "sum":
-            # `sum((S where C).x)` with C about the card alone: each card's share (x, or 0) in a
-            # table made now, added up in C.
-            summed = self.shares(e, items)
-            if summed is not None:
-                return f"sum(map({self.const(tuple(summed[1]))}.__getitem__, {summed[0]}))"
+        summed = self.sum_of(e, items) if f == "sum" else None
+        if summed is not None:
+            return summed
         a = [self.src(x, items) for x in e.args]
         x = a[0]
         g = self.c.g
         n = g.players
-        if f in ("any", "empty", "count") and len(a) == 1 and self.fast:
-            places = _grid_places(x)
-            if places != x:  # a grid's cards: its places tested in C, no list of them
-                if pure(places):
-                    return {"any": f"(len({places}) != {places}.count(None))",
-                            "empty": f"(len({places}) == {places}.count(None))",
-                            "count": f"(len({places}) - {places}.count(None))"}[f]
-                held = f"map(_is_not, {places}, _NONES)"
-                return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
+        if f in ("any", "empty", "count") and len(a) == 1 and self.fast and x.places is not None:
+            places = x.places  # a grid's cards: its places tested in C, no list of them
+            if pure(places):
+                return f"(len({places}) {dict(any='!=', empty='==', count='-')[f]} {places}.count(None))"
+            held = f"map(_is_not, {places}, _NONES)"
+            return {"any": f"any({held})", "empty": f"(not any({held}))", "count": f"sum({held})"}[f]
+        if f in ("top", "last", "first", "bottom"):  # no call: `x or [None]` is x itself unless it is empty
+            return self.end_of(f, x)
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
-            # no call: `x or [None]` is x itself unless it is empty
-            "top": f"({x} or [None])[-1]", "last": f"({x} or [None])[-1]", "first": f"({x} or [None])[0]",
-            "bottom": f"({x} or [None])[0]",
-            "random": f"_rand(st, {x})", "distinct": f"list(dict.fromkeys({x}))",
+            "random": f"_rand(st, {x})",
+            "distinct": Src(f"list(dict.fromkeys({x}))", iterated=f"dict.fromkeys({x})"),
             "sorted": self.over(x, lambda s: f"sorted(_v for _v in {s} if _v is not None)"), "abs": f"abs({x})",
         }
         if f in simple:
@@ -446,79 +413,76 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f in ("min", "max"):
             return f"{f}({a[0]}, {a[1]})" if len(a) == 2 else f"_pick({f}, {x})"
         if f in ("next", "previous"):
-            sign = "" if f == "next" else "-"
-            return f"(({self.player(e.args[0], x, f + '()')} + {sign}st.direction) % {n})"
+            p = self.player(e.args[0], x, f + "()")
+            return Src(f"(({p} + {'' if f == 'next' else '-'}st.direction) % {n})", reads=getattr(p, "reads", False))
         owner = self.const(g.zone_owner)
         if f == "owner":
             return self.of_card(x, lambda c: f"None if {owner}[{ST.loc}[{c}]] < 0 else {owner}[{ST.loc}[{c}]]")
         if f == "place":
             return self.of_card(x, lambda c: f"{ST.zones}[{ST.loc}[{c}]].index({c}) + 1")
         if f == "knows":
-            if (_item(a[1]) or pure(a[1])) and (_item(x) or pure(x)):
-                tests = [f"{v} is not None" for v in (a[1], x) if not _item(v)]
+            if all(v.item or v.number or pure(v) for v in (a[1], x)):  # (read twice, not bound)
+                tests = [f"{v} is not None" for v in (a[1], x) if not (v.item or v.number)]
                 return "(" + " and ".join([*tests, f"bool({ST.known}[{a[1]}] >> {x} & 1)"]) + ")"
             card, seat = self.temp(), self.temp()
             return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
                 f"and bool({ST.known}[{card}] >> {seat} & 1))"
         raise AssertionError(f)
 
+    @staticmethod
+    def end_of(f: str, seq: str) -> Src:
+        """`top(S)` (or last, first, bottom), knowing it is (see card_attr)."""
+        end = ("_last", "-1") if f in ("top", "last") else ("_first", "0")
+        return Src(f"({seq} or [None])[{end[1]}]", end=(end[0], seq))
 
-    def of_card(self, x: str, body: Callable[[str], str]) -> str:
-        """`body(c)` for the card x gives, none for none: a loop's item or a constant is never none
-        and a plain read may be read twice; anything else is read once, into a name of its own."""
-        if _item(x):
-            return f"({body(x)})"
+    def once(self, x: str) -> tuple[str, str]:
+        """x's source where first read, and where again: read twice if it only reads, else bound."""
         if pure(x):
-            return f"(None if {x} is None else {body(x)})"
+            return x, x
         c = self.temp()
-        return f"(None if ({c} := {x}) is None else {body(c)})"
+        return f"({c} := {x})", c
+
+    def of_card(self, x: Src, body: Callable[[str], str]) -> str:
+        """`body(c)` for the card x gives, none for none (a loop's item or a constant is never none)."""
+        if x.item or x.number:
+            return f"({body(x)})"
+        first, c = self.once(x)
+        return f"(None if {first} is None else {body(c)})"
 
     def s_Unary(self, e: ast.Unary, items):
         x = self.src(e.operand, items)
-        return f"(not {x})" if e.op == "not" else f"(-{x})"
+        return f"(not {x})" if e.op == "not" else Src(f"(-{x})", reads=x.reads)
 
     def s_Binary(self, e: ast.Binary, items):
-        if e.op == "or":
-            alternatives = self.one_of(e, items)
-            if alternatives is not None:
-                return alternatives
-        a, b = self.src(e.left, items), self.src(e.right, items)
+        alternatives = self.one_of(e, items) if e.op == "or" else None
+        if alternatives is not None:
+            return alternatives
+        a = self.src(e.left, items)
+        uses = len(self.item_uses)
+        with self.knowing(a.guarded if e.op == "and" else None):  # `x != none and ... x.hand ...`
+            b = self.src(e.right, items)
         op = {"/": "//"}.get(e.op, e.op)
         if op == "+" and is_list(self.type(e.left)):
             return f"(list({a}) + list({b}))"
-        if op in ("+", "-") and id(e) not in self.hoisted:
-            fused = self.shares(e, items)
-            if fused is not None:  # (each side a pass over the same zone: one pass instead)
-                return f"sum(map({self.const(tuple(fused[1]))}.__getitem__, {fused[0]}))"
+        fused = self.sum_of(e, items) if op in ("+", "-") else None
+        if fused is not None:  # (each side a pass over the same zone: one pass instead)
+            return fused
         if op in ("==", "!=") and isinstance(e.right, ast.NoneLit) and not isinstance(e.left, LITERALS):
             op = "is" if op == "==" else "is not"  # the same for the language's values, and quicker
-            if op == "is not":
-                self.none_tests[id(e)] = a
-        tested = self.none_tests.get(id(e.left)) if op == "and" and id(e.left) not in self.hoisted else None
-        if tested is not None:  # `x != none and ... x.hand ...`: x is not none there
-            b = unguard(b, tested)
         text = f"({a} {op} {b})"
-        read = self.item_reads.get(a) if op == "==" else None
-        if read is not None:
+        if op == "is not":
+            return Src(text, guarded=a)
+        if op == "==" and a.item_read is not None:
             known = self.known_value(e.right)
-            self.lookups[text] = Lookup(*read, b, known, known is not None or id(e.right) in self.hoisted)
-        return text
-
+            return Src(text, lookup=Lookup(*a.item_read, b, known, known is not None or id(e.right) in self.hoisted,
+                                           a.item_read[1] in self.item_uses[uses:]))
+        return Src(text, reads=op in ("+", "-", "%") and a.reads and b.reads)
 
     def one_of(self, e: ast.Binary, items) -> str | None:
         """`x == 1 or x == 2`, `it is a or it is b`: one `in` test of x (read once) over the values."""
         if not self.fast:
             return None
-        terms: list[ast.Expr] = []
-
-        def disjuncts(node) -> None:
-            if isinstance(node, ast.Binary) and node.op == "or" and id(node) not in self.hoisted:
-                disjuncts(node.left)
-                disjuncts(node.right)
-            else:
-                terms.append(node)
-
-        disjuncts(e)
+        terms = split(e, "or", self.hoisted)
         if all(isinstance(t, ast.IsKind) and not t.negate and id(t) not in self.hoisted for t in terms):
             x = {self.src(t.operand, items) for t in terms}
             if len(x) != 1:
@@ -526,7 +490,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             x0 = x.pop()
             kinds = self.const(self.c.g.card_kind)
             values = ", ".join(str(self.c.g.kind_names.index(t.kind)) for t in terms)
-            if x0.startswith("_i") or number(x0):
+            if x0.item or x0.number:
                 return f"({kinds}[{x0}] in ({values},))"
             return f"({x0} is not None and {kinds}[{x0}] in ({values},))" if pure(x0) else None
         literal = (ast.IntLit, ast.StrLit, ast.BoolLit)
@@ -534,7 +498,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                for t in terms):
             x = {self.src(t.left, items) for t in terms}
             x0 = x.pop()
-            if x or "(st" in x0:  # (read once: nothing that draws at random, or calls what might)
+            refs = self.c.p.refs  # (read once: nothing that draws at random, nor a define, which might)
+            if x or any((isinstance(n, ast.Call) and n.func == "random") or (refs.get(id(n)) or ("",))[0] == "define"
+                        for n in _descendants_nodes(terms[0].left)):
                 return None
             return f"({x0} in ({', '.join(repr(t.right.value) for t in terms)},))"
         return None
@@ -543,19 +509,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         x = self.src(e.operand, items)
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
-        if x.startswith("_i") or number(x):  # an item, a constant: never none
+        if x.item or x.number:  # an item, a constant: never none
             text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
-            if x.startswith("_i") and not e.negate:
-                self.lookups[text] = Lookup(kinds, x, str(k), k, True)
-            return text
-        if pure(x):
-            if e.negate:
-                return f"({x} is None or {kinds}[{x}] != {k})"
-            return f"({x} is not None and {kinds}[{x}] == {k})"
-        c = self.temp()
+            return Src(text, lookup=Lookup(kinds, x, str(k), k, True, False) if x.item and not e.negate else None)
+        first, c = self.once(x)
         if e.negate:
-            return f"(({c} := {x}) is None or {kinds}[{c}] != {k})"
-        return f"(({c} := {x}) is not None and {kinds}[{c}] == {k})"
+            return f"({first} is None or {kinds}[{c}] != {k})"
+        return f"({first} is not None and {kinds}[{c}] == {k})"
 
     def s_Range(self, e: ast.Range, items):
         low, high = self.known_int(e.low), self.known_int(e.high)
@@ -564,8 +524,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
     def known_value(self, e: ast.Expr) -> int | str | None:
-        """The number or string `e` is written as (a plain string: one Python writes in single
-        quotes, with no escape), else None."""
+        """The number or string (one written in single quotes, no escape) `e` is written as, or None."""
         number = self.known_int(e)
         if number is not None or id(e) in self.hoisted:
             return number
@@ -574,17 +533,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return value if type(value) is str and repr(value) == f"'{value}'" else None
 
     def known_int(self, e: ast.Expr) -> int | None:
-        """The number `e` is when the rules load, if it is written as that number (a literal, a
-        constant, the player count, a direction), else None."""
+        """The number `e` is when the rules load (a literal, a constant, the player count...), or None."""
         if id(e) in self.hoisted:
             return None
         if isinstance(e, ast.IntLit):
             return e.value
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        if ref is not None and ref[0] == "const" and type(ref[1]) is int:
-            return ref[1]
+        if ref is not None and ref[0] == "const":
+            return ref[1] if type(ref[1]) is int else None
         return {("builtin", "player_count"): self.c.g.players, ("builtin", "clockwise"): 1,
-                ("builtin", "counterclockwise"): -1}.get(ref) if ref is not None else None
+                ("builtin", "counterclockwise"): -1}.get(ref)
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
@@ -594,26 +552,15 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         results = [(value, self.src(result, items)) for value, result in e.cases]
         default = self.src(e.default, items) if e.default is not None else "None"
         if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
-            table = {}
-            for value, result in reversed(e.cases):
-                table[value] = result.value if not isinstance(result, ast.NoneLit) else None
+            table = {value: None if isinstance(r, ast.NoneLit) else r.value for value, r in reversed(e.cases)}
             return f"{self.const(table)}.get({x}, {default})"
-        if self.type(e.subject) not in (INT, STR, BOOL):
-            # A value of another type (`none`, one of no known type) is found by hash, as in the
-            # table above (a list is no key, and fails as one): the number of its case, or -1.
-            numbers: dict = {}
-            for i in range(len(e.cases) - 1, -1, -1):
-                numbers[e.cases[i][0]] = i
+        if self.type(e.subject) not in (INT, STR, BOOL):  # found by hash as in a table: its case's number
+            numbers = {value: i for i, (value, _) in reversed(list(enumerate(e.cases)))}
             x = f"{self.const(numbers)}.get({x}, -1)"
             results = [(i, r) for i, (_, r) in enumerate(results)]
-            if not results:  # (the subject is still worked out, and looked up)
+            if not results:  # (the subject is still worked out)
                 return f"({x}, {default})[1]"
-        # The first case equal to the subject (as a table lookup finds it).
-        if not pure(x):
-            m = self.temp()
-            first, rest = f"({m} := {x})", m
-        else:
-            first = rest = x
+        first, rest = self.once(x)  # the first case equal to the subject
         out = default
         for i in range(len(results) - 1, -1, -1):
             value, r = results[i]

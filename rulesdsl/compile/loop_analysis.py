@@ -1,6 +1,5 @@
-"""What may be worked out before a loop, and whether a loop is short and cheap: the analysis the
-loop writer (loops.py) decides by. It reads the syntax tree and its types only, never source.
-"""
+"""What may be worked out before a loop, and whether a loop is short and cheap: what the loop
+writer (loops.py) decides by, read off the syntax tree and its types, never off source."""
 
 from __future__ import annotations
 
@@ -9,45 +8,34 @@ from ..checker import CARD, INT, PLAYER, ZONE
 from ..engine.state import STACK
 from .tree import _children, _descendants_nodes, _worth_caching
 
-# Built-ins that cost no loop of their own when their argument is no `where`.
-CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}
-
-
-# Built-ins that never raise on their own (so a part using only them may be hoisted).
+CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}  # (no loop of their own)
 SAFE_CALLS = {"count", "any", "empty", "top", "bottom", "first", "last", "distinct", "owner", "place", "zone_of",
-              "knows"}
+              "knows"}  # (never raise: a part using only them may be worked out first)
+
+
+def split(node: ast.Expr, op: str, whole=()) -> list[ast.Expr]:
+    """The terms of `a op b op c` (a node whose id is in `whole` is one term)."""
+    if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
+        return split(node.left, op, whole) + split(node.right, op, whole)
+    return [node]
 
 
 class LoopAnalysis:
-    """A part of SourceCompiler (a mixin: define_parts asks the writer for an argument's source):
-    which parts of a loop's test are invariant and safe to work out first, which numbers are never
-    none, which zones an expression names."""
+    """A part of SourceCompiler (a mixin: define_parts asks the writer whether an argument is an item)."""
 
     def short(self, w: ast.Where) -> bool:
         """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
         cannot fail? Then testing every item costs less than stopping at the first match."""
-        if not self.fast:
-            return False
-
-        seq = w.seq
-        g = self.c.g
-        spec = self.zone_spec(seq)
+        g, refs, spec = self.c.g, self.c.p.refs, self.zone_spec(w.seq)
         if spec is not None:
             short = g.zone_shape[g.zone_base[spec]] != STACK
         else:
-            short = isinstance(seq, ast.PlayersExpr) or (
-                isinstance(seq, ast.Name) and self.c.p.refs.get(id(seq)) == ("builtin", "others"))
-        if not short or not self.safe(w.cond, frozenset([self.c.p.slots[id(w)]])):
+            short = isinstance(w.seq, ast.PlayersExpr) or refs.get(id(w.seq)) == ("builtin", "others")
+        if not (self.fast and short and self.safe(w.cond, frozenset([self.c.p.slots[id(w)]]))):
             return False
-
-        def cheap(node) -> bool:
-            if isinstance(node, ast.Where) or (isinstance(node, ast.Call) and node.func not in CHEAP_CALLS):
-                return False  # (a call's own `where` is refused as a child)
-            if isinstance(node, ast.Name) and (self.c.p.refs.get(id(node)) or ("",))[0] == "define":
-                return False
-            return all(cheap(k) for k in _children(node))
-
-        return cheap(w.cond)
+        return not any(isinstance(n, ast.Where) or (isinstance(n, ast.Call) and n.func not in CHEAP_CALLS)
+                       or (isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "define")
+                       for n in _descendants_nodes(w.cond))
 
     def zone_spec(self, e: ast.Expr) -> int | None:
         """The zone spec of an expression that is a zone itself (`pile`, `me.hand`), else None."""
@@ -62,17 +50,15 @@ class LoopAnalysis:
         return None
 
     def invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
-        """The largest sub-expressions of a loop's condition that do not depend on its item (in
-        `slot`) and are worth working out once, before the loop (`wanted` in
-        `it.number == wanted`)."""
+        """The largest parts of a loop's test that do not depend on its item (in `slot`), worth
+        working out once, before the loop (`wanted` in `it.number == wanted`)."""
         refs, slots = self.c.p.refs, self.c.p.slots
         varying = {slot} | {slots[id(n)] for n in _descendants_nodes(cond) if isinstance(n, ast.Where)}
         out: list[ast.Expr] = []
 
         def walk(node) -> set[int]:
-            """What node depends on: the item, inner binders it reads outside their own `where`
-            (an inner `where` as a whole does not depend on its own binder: `min((players where
-            it != me).score)` is the same for every item), or chance (-1). Empty: invariant."""
+            """What node depends on: the item, inner items read outside their own `where`, or
+            chance (-1). Empty: invariant."""
             kids = list(_children(node))
             deps = [walk(k) for k in kids]
             ref = refs.get(id(node)) if isinstance(node, ast.Name) else None
@@ -92,10 +78,7 @@ class LoopAnalysis:
         return out
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
-        """The parts of defines applied to items in `cond` (written in place, see inline_define)
-        that do not depend on their parameter (`top_value` in `fits(c)`): worked out once,
-        before the loop, like the condition's own."""
-
+        """invariant_parts of the defines applied to items in `cond` (written in place)."""
         out: list[ast.Expr] = []
 
         def visit(node) -> None:
@@ -114,8 +97,7 @@ class LoopAnalysis:
         return out
 
     def safe(self, e: ast.Expr, items: frozenset[int] = frozenset()) -> bool:
-        """Can this part be worked out before the loop without a risk of failing? `items`: the
-        locals that hold the items of a loop over players or cards (never none)."""
+        """Can this part be worked out before the loop with no risk of failing? (`items`: never none)"""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name, ast.PlayersExpr)):
             return True
         if isinstance(e, ast.Attr):
@@ -150,7 +132,7 @@ class LoopAnalysis:
         return ref == ("builtin", "me") or (ref is not None and ref[0] == "local" and ref[1] in items)
 
     def number(self, e: ast.Expr, items: frozenset[int]) -> bool:
-        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum of them)?"""
+        """Is `e` an int that is never none and cannot fail (a literal, a counter, a count, a sum)?"""
         if self.type(e) != INT:
             return False
         if isinstance(e, ast.IntLit):

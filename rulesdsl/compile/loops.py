@@ -1,117 +1,85 @@
 """`where` loops written as Python: comprehensions, scans (count, any, first...), the values worked
-out before a loop and bound by its first `for`, counts joined into one table before the loop, and
-the same loops as statements for the block writers (found_lines, picked_lines).
-"""
+out before a loop, counts joined into one table before the loop, and the same loops as statements
+for the block writers (found_lines, picked_lines)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
-from .source import _READ, _STRING, Lookup, _grid_places, naming, pure
-from .tree import _children, _descendants
+from .loop_analysis import split
+from .source import Lookup, Src, naming, pure
+from .tree import _children, _descendants, _descendants_nodes
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
 
 class LoopWriter:
     """A part of SourceCompiler (a mixin: a loop's test is written by the compiler's `src`, which
-    comes back here for every inner `where`, so the two are one object): it keeps the values
-    worked out before the loops being written (`hoisted`, `joins`) while their tests are written."""
+    comes back here for every inner `where`)."""
 
-    # -- where: comprehensions
     def s_Where(self, e: ast.Where, items):
         first = self.first_places(e)
-        if first is not None:
-            # `Z where place(it) <= k`: the first k places of Z (a card's place is where it lies in
-            # Z, empty places counted), one slice instead of a search for each card's place.
+        if first is not None:  # `Z where place(it) <= k`: one slice, no search for each card's place
             var = f"_i{self.c.p.slots[id(e)]}"
-            places = _grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
+            zone = self.src(e.seq, items)
+            places = zone.places or zone  # a grid's places, empty ones too
             return self.over(places, lambda s: f"[{var} for {var} in {s}[:{first}] if {var} is not None]")
         var, seq, cond, hoisted = self.loop(e, items)
-        return self.bound_loop(hoisted, seq, lambda first, s: f"[{var} for {first}{var} in {s} if {cond}]")
-
-    def bound_loop(self, hoisted: list[tuple[str, str]], seq: str, write: Callable[[str, str], str]) -> str:
-        """The comprehension `write(first, seq)` writes (`first` the start of its first `for`),
-        with the values worked out before its loop bound by that `for` (see bind). Python takes
-        no `:=` in a comprehension's iterable: where a value or seq holds one, they are a lambda's
-        arguments instead (seq worked out last, as the loop would)."""
-        if ":=" in seq:
-            name = self.temp()
-            hoisted, seq = [*hoisted, (name, seq)], name
-        if any(":=" in v for _, v in hoisted):
-            return self.wrap(hoisted, write("", seq))
-        return write(self.bind(hoisted), seq)
+        return self.over(seq, lambda s, first="": f"[{var} for {first}{var} in {s} if {cond}]", hoisted)
 
     def first_places(self, e: ast.Where) -> int | None:
         """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
-        if not self.fast:
+        c, refs = e.cond, self.c.p.refs
+        if not (self.fast and self.zone_spec(e.seq) is not None and isinstance(c, ast.Binary) and c.op in ("<=", "<")
+                and isinstance(c.left, ast.Call) and c.left.func == "place" and len(c.left.args) == 1
+                and refs.get(id(c.left)) is None and refs.get(id(c.left.args[0])) == ("local", self.c.p.slots[id(e)])):
             return None
-        c = e.cond
-        if self.zone_spec(e.seq) is None or not (isinstance(c, ast.Binary) and c.op in ("<=", "<")):
-            return None
-        place, k = c.left, c.right
-        value = self.known_int(k)
-        if not (isinstance(place, ast.Call) and place.func == "place" and len(place.args) == 1
-                and self.c.p.refs.get(id(place)) is None and isinstance(place.args[0], ast.Name) and value is not None
-                and self.c.p.refs.get(id(place.args[0])) == ("local", self.c.p.slots[id(e)])):
-            return None
-        return max(value - (c.op == "<"), 0)
+        value = self.known_int(c.right)
+        return None if value is None else max(value - (c.op == "<"), 0)
 
     def scan(self, f: str, w: ast.Where, items) -> str:
         var, seq, cond, hoisted = self.loop(w, items)
         eager = self.short(w)
         n = self.c.g.players
-        # (each seat is put in for the item's name: not where a text holds that name)
-        plain = self.fast and ":" not in _STRING.sub("''", cond) and not any(var in t for t in _STRING.findall(cond))
-        if not hoisted and plain and isinstance(w.seq, ast.PlayersExpr) \
+        if not hoisted and self.fast and isinstance(w.seq, ast.PlayersExpr) \
                 and n <= MAX_WRITTEN and len(cond) * n <= 4000:
             if w.seq.start is None:
-                return self.unrolled(f, var, cond, [str(p) for p in range(n)])
+                return self.unrolled(f, w, items, [str(p) for p in range(n)])
             start = self.src(w.seq.start, items)
             if pure(start):  # `players from p`: p read again for each seat, checked first as the list is
-                scan = self.unrolled(f, var, cond, [start] + [f"(({start} + st.direction * {k}) % {n})"
-                                                              for k in range(1, n)])
-                if self.player(w.seq.start, start, "players from") == start:
+                scan = self.unrolled(f, w, items, [start] + [f"(({start} + st.direction * {k}) % {n})"
+                                                             for k in range(1, n)])
+                if self.player(w.seq.start, start, "players from") is start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
-        if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None:
-            lookup = self.lookups.get(cond)
-            if lookup is not None and lookup.item == var and var not in lookup.value \
-                    and (lookup.settled or pure(lookup.value)):
-                return self.matching(f, lookup, seq)
-        return self.bound_loop(hoisted, seq, lambda first, s: self.scan_body(f, var, s, cond, first, eager))
+        lookup = cond.lookup
+        if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None \
+                and lookup is not None and lookup.item == var and not lookup.reads_item \
+                and (lookup.settled or pure(lookup.value)):
+            return self.matching(f, lookup, seq)
+        return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
-        """A count, a test or a search over a `where` (`first`: the start of its `for`, see
-        bound_loop). A list comprehension is quicker than a generator that stops early (one call,
-        no resuming) on a short list with a cheap test that cannot fail (`eager`); a count goes
-        over every item anyway."""
+        """A count, a test or a search over a `where` (`first`: see over). On a short list with a
+        cheap test (`eager`), a list comprehension beats a generator that stops early."""
         loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
+        if f in ("any", "empty"):
+            held = f"[{var} for {loop}]" if eager else f"any(True for {loop})"
+            return f"(not {held})" if f == "empty" else f"(not not {held})" if eager else held
         if eager:
-            found = f"[{var} for {loop}]"
-            return {"any": f"(not not {found})", "empty": f"(not {found})", "top": f"({found} or [None])[-1]",
-                    "last": f"({found} or [None])[-1]"}.get(f, f"({found} or [None])[0]")
-        if f == "any":
-            return f"any(True for {loop})"
-        if f == "empty":
-            return f"(not any(True for {loop}))"
-        if f in ("top", "last"):
-            loop = f"{first}{var} in reversed({seq}) if {cond}"
-        text = f"next(({var} for {loop}), None)"
-        if not first:  # (a search card_attr may read an attribute in)
-            self.searches[text] = var, loop.removeprefix(f"{var} ")
-        return text
+            return self.end_of(f, f"[{var} for {loop}]")
+        rest = f"in reversed({seq}) if {cond}" if f in ("top", "last") else f"in {seq} if {cond}"
+        # (a search card_attr may read an attribute in)
+        return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
         """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
-        stops at the match (no comprehension, no generator to call). None for anything else, and
-        for the players (written out as tests already)."""
+        stops at the match. None for anything else, and for the players (written seat by seat)."""
         if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
                 and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
@@ -121,43 +89,29 @@ class LoopWriter:
         if e.func in ("top", "last"):
             seq = f"reversed({seq})"
         faced = None if hoisted else self.counts.face_test(e.args[0], var)
-        if faced is not None:
-            ahead, cond = faced
-            return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
-                    "        break"]
-        return [*(f"{n} = ({v})" for n, v in hoisted), f"{target} = None", f"for {var} in {seq}:",
-                f"    if {cond}:", f"        {target} = {var}", "        break"]
+        ahead, cond = faced if faced is not None else ([f"{n} = ({v})" for n, v in hoisted], cond)
+        return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
+                "        break"]
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
-        """`S where C` over a pile or a hand (never none in it) as statements and a list display:
-        the values worked out before the loop, then the comprehension; where C only compares a
-        table's entry with a value, the lines first test in C whether any card matches at all (the
-        list is then made only when it has cards). None for anything else."""
-        if not isinstance(w, ast.Where) or id(w) in self.hoisted:
-            return None
-        spec = self.zone_spec(w.seq)
+        """`S where C` over a pile or a hand as lines (the values worked out first; a test in C that
+        any card matches, where C is a lookup) and the comprehension, made only then; else None."""
         g = self.c.g
+        spec = self.zone_spec(w.seq) if isinstance(w, ast.Where) and id(w) not in self.hoisted else None
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
             return None
         var, seq, cond, hoisted = self.loop(w, {})
-        lines = [f"{n} = ({v})" for n, v in hoisted]
-        lookup = self.lookups.get(cond)
-        if pure(seq) and lookup is not None and lookup.item == var \
-                and (lookup.settled or _READ.fullmatch(lookup.value)):
-            lines.append(f"if {self.matching('any', lookup, seq)}:")
-        else:
-            lines.append("if True:")
+        lookup = cond.lookup
+        some = pure(seq) and lookup is not None and lookup.item == var and (lookup.settled or lookup.value.read)
+        lines = [*(f"{n} = ({v})" for n, v in hoisted), f"if {self.matching('any', lookup, seq) if some else True}:"]
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
     def matching(self, f: str, lookup: Lookup, seq: str) -> str:
-        """`any`, `empty` or `count` of the cards of a zone (never none) whose entry in a table is
-        a value (`it.rank == r`: `lookup` is `(T[c] == v)`, v a read that cannot fail), in C, no
-        Python frame per card. A value known now (`it is K`, a kind): one set operation with the
-        set of the cards that have it, about three times quicker than `map`, which calls the table
-        once a card (a zone holds a card once, so the common cards are the count)."""
+        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value (`lookup`),
+        in C. A value known now: one set operation with the cards that have it (three times
+        quicker than `map`; a zone holds a card once, so the common cards are the count)."""
         table, value, want = naming().bound_consts(self.names)[lookup.table], lookup.value, lookup.known
         if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
-            # the cards whose entry is that value:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
@@ -172,39 +126,25 @@ class LoopWriter:
             self.tables[key] = make()
         return self.tables[key]
 
-    def unrolled(self, f: str, var: str, cond: str, seats: list[str]) -> str:
-        """A scan over every player, one test per seat written out (there are few): no loop at all.
-        The tests run in the loop's order and stop where it would (`or`, `if ... else`), so the
-        same tests run as in a generator; `seats` is each one's source, in the table's order."""
-        item = re.compile(rf"\b{var}\b")
-        tests = ["(" + item.sub(lambda _m, p=p: p, cond) + ")" for p in seats]
+    def unrolled(self, f: str, w: ast.Where, items: dict[int, str], seats: list[str]) -> str:
+        """A scan over every player, its test written once per seat (`seats`, in the loop's order)
+        with the seat as the item: no loop. The tests stop where the loop would (`or`, `if else`)."""
+        slot = self.c.p.slots[id(w)]
+        tests = [f"({self.src(w.cond, {**items, slot: Src(p, reads=True, item=True)})})" for p in seats]
         if f == "count":
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         if f in ("any", "empty"):
             yes, no = ("True", "False") if f == "any" else ("False", "True")
             return f"({yes} if {' or '.join(tests)} else {no})"
-        order = list(range(len(tests)))
-        if f in ("top", "last"):
-            order.reverse()
+        order = range(len(tests))[::-1] if f in ("top", "last") else range(len(tests))
         return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 
-    @staticmethod
-    def bind(hoisted: list[tuple[str, str]]) -> str:
-        """The values worked out before a loop, bound by the comprehension's own first `for` (its
-        first iterable is evaluated first, outside it, as a call's arguments would be): one call
-        less than a lambda."""
-        if not hoisted:
-            return ""
-        names = "".join(f"{n}, " for n, _ in hoisted)
-        values = "".join(f"{v}, " for _, v in hoisted)
-        return f"({names}) in (({values}),) for "
-
     def loop_seq(self, e: ast.Where, items: dict[int, str]) -> str:
+        """The values a `where` goes over, as its loop reads them (only iterated: no list made)."""
+        if isinstance(e.seq, ast.PlayersExpr) and e.seq.start is None:
+            return f"range({self.c.g.players})"
         seq = self.src(e.seq, items)
-        if seq.startswith("list(dict.fromkeys(") and isinstance(e.seq, ast.Call) and e.seq.func == "distinct":
-            seq = seq[5:-1]  # only iterated: the distinct values need no list
-        if isinstance(e.seq, ast.PlayersExpr):  # only iterated: no list (or copy) needed
-            seq = f"range({self.c.g.players})" if e.seq.start is None else seq.removesuffix("[:]")
+        seq = seq.iterated or seq
         if isinstance(e.seq, ast.ListLit):
             seq = self.over(seq, lambda s: f"[_x for _x in {s} if _x is not None]")
         return seq
@@ -215,8 +155,7 @@ class LoopWriter:
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.loop_seq(e, items)
-        inner = dict(items)
-        inner[slot] = var
+        inner = {**items, slot: var}
         hoisted: list[tuple[str, str]] = []
         parts = [p for p in self.invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)] \
             if self.fast else []
@@ -232,84 +171,27 @@ class LoopWriter:
         for p in parts:
             if id(p) in inside or id(p) in saved:
                 continue
-            name = f"_h{id(p)}"
+            name = Src(f"_h{id(p)}", reads=True)
             hoisted.append((name, self.src(p, items)))
             saved[id(p)] = name
             self.hoist_nodes[name] = p
-        before = {k: self.hoisted.get(k) for k in saved}  # a define's part may be an outer loop's too
-        self.hoisted.update(saved)
-        self.joins.update(joins)
-        try:
+        with self.scope({**self.hoisted, **saved}, {**self.joins, **joins}):
             cond = self.src(e.cond, inner) if test is None else test(inner, hoisted)
-        finally:
-            for k, old in before.items():
-                if old is None:
-                    del self.hoisted[k]
-                else:
-                    self.hoisted[k] = old
-            for k in joins:
-                del self.joins[k]
         return var, seq, cond, hoisted
 
-    @property
-    def join_parts(self) -> dict[str, tuple[str, str, str, str]]:
-        """Per joined count's table: its loop variable, sequence, test and key (for generated loops)."""
-        if not hasattr(self, "_join_parts"):
-            self._join_parts: dict[str, tuple[str, str, str, str]] = {}
-        return self._join_parts
-
-    @property
-    def hoist_nodes(self) -> dict[str, ast.Expr]:
-        """Per name of a value worked out before a loop: its expression."""
-        if not hasattr(self, "_hoist_nodes"):
-            self._hoist_nodes: dict[str, ast.Expr] = {}
-        return self._hoist_nodes
-
-    @property
-    def joins(self) -> dict[int, tuple[str, ast.Expr]]:
-        if not hasattr(self, "_joins"):
-            self._joins: dict[int, tuple[str, ast.Expr]] = {}
-        return self._joins
-
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
-        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not:
-        count the values of it.x once, before the loop, and look v up (`n` in
-        `distinct(me.hand.n) where count(me.hand where it is pair_card and it.n == n) >= 2`).
-        Only for parts that cannot fail, so working them out early changes nothing."""
-
-        refs, slots = self.c.p.refs, self.c.p.slots
-        bound = {slots[id(e)]}
-
-        def binders(node) -> None:
-            if isinstance(node, ast.Where):
-                bound.add(slots[id(node)])
-            for k in _children(node):
-                binders(k)
-
-        binders(e.cond)
-
-        def used(node) -> set[int]:
-            out: set[int] = set()
-
-            def walk(n) -> None:
-                if isinstance(n, ast.Name):
-                    ref = refs.get(id(n))
-                    if ref is not None and ref[0] == "local":
-                        out.add(ref[1])
-                for k in _children(n):
-                    walk(k)
-
-            walk(node)
-            return out
-
+        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not: count
+        the values of it.x once, before the loop, and look v up. Only for parts that cannot fail."""
+        slots = self.c.p.slots
+        bound = {slots[id(e)]} | {slots[id(n)] for n in _descendants_nodes(e.cond) if isinstance(n, ast.Where)}
         found = []
 
         def visit(node) -> None:
             if id(node) in skip:
                 return
             if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
-                    and isinstance(node.args[0], ast.Where) and refs.get(id(node)) is None:
-                hit = self.join_of(node.args[0], bound, used, items)
+                    and isinstance(node.args[0], ast.Where) and self.c.p.refs.get(id(node)) is None:
+                hit = self.join_of(node.args[0], bound, items)
                 if hit is not None:
                     found.append((node, f"_j{id(node)}", *hit))
                     return
@@ -319,50 +201,31 @@ class LoopWriter:
         visit(e.cond)
         return found
 
-    def join_of(self, w: ast.Where, bound: set[int], used, items: dict[int, str]):
+    def used(self, node: ast.Expr) -> set[int]:
+        """The locals an expression reads."""
+        refs = self.c.p.refs
+        return {refs[id(n)][1] for n in _descendants_nodes(node)
+                if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
+
+    def join_of(self, w: ast.Where, bound: set[int], items: dict[int, str]):
         slot = self.c.p.slots[id(w)]
-        terms: list[ast.Expr] = []
-
-        def conj(node) -> None:
-            if isinstance(node, ast.Binary) and node.op == "and":
-                conj(node.left)
-                conj(node.right)
-            else:
-                terms.append(node)
-
-        conj(w.cond)
-        others = bound - {slot}
+        terms = split(w.cond, "and")
+        others, used = bound - {slot}, self.used
         for i, t in enumerate(terms):
             if not (isinstance(t, ast.Binary) and t.op == "=="):
                 continue
             for key, value in ((t.left, t.right), (t.right, t.left)):
                 rest = terms[:i] + terms[i + 1:]
                 if slot in used(value) or not used(value) & others or used(key) & others \
-                        or any(used(r) & others for r in rest) or used(w.seq) & bound:
-                    continue
-                if self.type(key) not in (INT, STR, BOOL, CARD, PLAYER):
-                    continue  # a dict key must be a plain value
-                if not (self.safe(key) and self.safe(w.seq) and all(self.safe(r) for r in rest)):
-                    continue
+                        or any(used(r) & others for r in rest) or used(w.seq) & bound \
+                        or self.type(key) not in (INT, STR, BOOL, CARD, PLAYER) \
+                        or not (self.safe(key) and self.safe(w.seq) and all(self.safe(r) for r in rest)):
+                    continue  # (a dict key must be a plain value)
                 var = f"_i{slot}"
-                inner = dict(items)
-                inner[slot] = var
+                inner = {**items, slot: var}
                 test = " and ".join(f"({self.src(r, inner)})" for r in rest)
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
                 tail = f" if {test}])" if test else "])"
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
                 return hist, value, (var, seq, test, key_src)
         return None
-
-    @property
-    def hoisted(self) -> dict[int, str]:
-        if not hasattr(self, "_hoisted"):
-            self._hoisted: dict[int, str] = {}
-        return self._hoisted
-
-    def wrap(self, hoisted: list[tuple[str, str]], body: str) -> str:
-        if not hoisted:
-            return body
-        names = ", ".join(n for n, _ in hoisted)
-        values = ", ".join(v for _, v in hoisted)
-        return f"(lambda {names}: {body})({values})"

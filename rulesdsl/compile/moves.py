@@ -9,9 +9,8 @@ from .. import ast
 from ..checker import CARD
 from ..engine.state import PLAIN, PUBLIC
 from ..errors import Diagnostic, RulesError
-from .exprs import _grid_places
 from .runtime import Fn, log_moved
-from .source import ST, Variant
+from .source import ST, Variant, grid_places
 from .tree import _literal
 
 Writer = Callable[[Variant], list[str]]
@@ -356,8 +355,8 @@ class CardMoves:
         spec = self.source.zone_spec(e)
         if spec is not None and not self.g.zone_grid[self.g.zone_base[spec]]:  # a pile or a hand: no none
             return [f"_k = {ST.known}", f"for _c in {what}: _k[_c] {update}"]
-        inner = what[1:-1] if what.startswith("(") and what.endswith(")") else what
-        places = _grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
+        inner = getattr(what, "inner", None) or what
+        places = grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
         return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: {ST.known}[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):

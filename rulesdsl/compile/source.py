@@ -3,8 +3,6 @@ straight functions."""
 
 from __future__ import annotations
 
-import ast as pyast
-import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,15 +17,12 @@ class Lookup(NamedTuple):
     value: str  # the value's source
     known: int | str | None  # the value, if written as a number or a plain string
     settled: bool  # known, or worked out before the loop (`_h...`): nothing to read per item
+    reads_item: bool  # the value reads the item itself (`it.x == it.y`)
 
 
 class NoSource(Exception):
     """A writer of a special form (an option loop, a counted option) does not write this one:
     its caller writes the general form (the expression's own source) instead."""
-
-
-# A Python string literal in generated source (its text is never renamed).
-_STRING = re.compile(r"[rbfRBF]*(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
 
 
 def env_list(items: list[str], size: int) -> str:
@@ -152,73 +147,40 @@ class Logged(NamedTuple):
 STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no log, counts kept
 
 
-def _end_of(src: str) -> tuple[str | None, str]:
-    """("_last", "S") if src is the one call `_last(S)` or `(S or [None])[-1]` (or `_first`,
-    `[0]`), else (None, "")."""
-    if not src.startswith(("_last(", "_first(", "(")):
-        return None, ""
-    try:
-        tree = pyast.parse(src, mode="eval").body
-    except SyntaxError:
-        return None, ""
-    if isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and len(tree.args) == 1 \
-            and not tree.keywords and tree.func.id in ("_last", "_first"):
-        return tree.func.id, pyast.get_source_segment(src, tree.args[0]) or ""
-    if isinstance(tree, pyast.Subscript) and isinstance(tree.value, pyast.BoolOp) \
-            and isinstance(tree.value.op, pyast.Or) and len(tree.value.values) == 2 \
-            and pyast.unparse(tree.value.values[1]) == "[None]" and pyast.unparse(tree.slice) in ("-1", "0"):
-        seq = pyast.get_source_segment(src, tree.value.values[0])
-        if seq:
-            return ("_last" if pyast.unparse(tree.slice) == "-1" else "_first"), seq
-    return None, ""
+class Src(str):
+    """Source the expression writer wrote, with what it knows of it as it writes it, so that no
+    writer reads its text back. Plain strings (source of other writers) know nothing."""
 
+    reads = False  # only reads (locals, state fields, items, numbers, + - %): cheap and safe to read twice
+    item = False  # a loop's item (or what a scan written seat by seat puts in its place): never none
+    number = False  # a number written out (a constant seat or card): never none
+    read = False  # a read that cannot fail: a local, a counter or variable at a fixed index
+    end = None  # ("_last", S) or ("_first", S): top(S) or bottom(S)
+    places = None  # a grid's cards: the source of its places (empty ones too)
+    iterated = None  # the same values, cheaper only to iterate (no list made)
+    guarded = None  # `x is not None`: x's source
+    item_read = None  # `T[i]`: (T, i), a table's entry for an item
+    lookup = None  # `(T[i] == v)`
+    search = None  # `next((i for i in S if C), None)`: (i, "in S if C")
+    inner = None  # `(x)`: x
 
-def _grid_places(src: str) -> str:
-    """`Z` for `[_c for _c in Z if _c is not None]` (a grid's cards, as s_Name and s_Attr write
-    them), for a loop that skips none anyway; else src itself."""
-    if not src.startswith(("[_c for _c in st.zones[", "[_c for _c in _Szones[")):
+    def __new__(cls, text: str, **facts) -> Src:
+        src = str.__new__(cls, text)
+        src.__dict__.update(facts)
         return src
-    tree = pyast.parse(src, mode="eval").body
-    if isinstance(tree, pyast.ListComp) and len(tree.generators) == 1 and pyast.unparse(tree.elt) == "_c":
-        loop = tree.generators[0]
-        if pyast.unparse(loop.target) == "_c" and [pyast.unparse(c) for c in loop.ifs] == ["_c is not None"] \
-                and not loop.is_async:
-            return pyast.get_source_segment(src, loop.iter) or src
-    return src
 
 
-# Source that only reads (locals, state fields, loop items, numbers, + - %): reading it twice gives
-# the same value and costs less than a call, so `x if x is not None else ...` is written in place.
-_PURE = re.compile(r"(?:env|_e\d+(?:_\d+)?|st\.(?:zones|vars|counters|current|direction)|_S(?:zones|vars|counters|cur)"
-                   r"|_[ih]\d+|\d+"
-                   r"|[ +\-%\[\]()])*\Z")
+def paren(src: str) -> Src:
+    """`(src)`, knowing what src is (an item is a name no longer, nor a read or a grid's cards)."""
+    return Src(f"({src})", reads=getattr(src, "reads", False), number=getattr(src, "number", False),
+               end=getattr(src, "end", None), inner=src)
 
 
-# What the value compared with a table's entry for an item (`(_k15[_i2] == v)`) may be:
-# (a read that cannot fail)
-_READ = re.compile(r"(?:env|_e\d+)\[\d+\]|_e\d+(?:_\d+)?|(?:st\.|_S)(?:vars|counters)\[\d+\]")
-
-
-def unguard(src: str, x: str) -> str:
-    """src with its none checks of x (`(x if x is not None else _fail(...))`, as `some` writes
-    them) taken out, for source that runs only once x is known not to be none. Only for x that
-    reads a local or the state (nothing in src can set it again)."""
-    if not pure(x) or re.fullmatch(r"\(*_i\d+\)*", x) or f"{x} is not None else _fail(" not in src:
-        return src
-    guard = re.escape(f"({x} if {x} is not None else _fail(") + r"(?:'[^'\\\n]*'|\"[^\"\\\n]*\")\)\)"
-    return re.sub(guard, lambda _m: f"({x})", src)
+def grid_places(src: str) -> str:
+    """The places of a grid whose cards src lists (for a loop that skips none anyway), else src."""
+    return getattr(src, "places", None) or src
 
 
 def pure(src: str) -> bool:
-    """Short source free of calls and side effects (see _PURE)."""
-    return len(src) <= 48 and _PURE.match(src) is not None
-
-
-def number(src: str) -> bool:
-    """A number written out (a constant seat or card): never none."""
-    return src.strip("()").isdigit()
-
-
-def _item(src: str) -> bool:
-    """A loop's item (`_i4`) or a number: evaluated already, never none."""
-    return number(src) or re.fullmatch(r"_i\d+", src) is not None
+    """Short source that only reads (see Src.reads): read twice rather than bound to a name."""
+    return getattr(src, "reads", False) and len(src) <= 48

@@ -30,7 +30,6 @@ from .blocks import (
 )
 from .bounds import Bounds
 from .domains import DomainWriter
-from .exprs import unguard
 from .moves import CardMoves, Writer, _text
 from .runtime import (
     Fn,
@@ -337,17 +336,16 @@ class Statements(CardMoves, Bounds):
             """The chooser (`_p`) and the options (`_v`), for the machine's block and the straight
             function, which ask the question each in its way."""
             inline, const = self.source.inline, self.source.const
-            try:  # loops that filter, merge and append as they go
-                listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
-            except NoSource:
-                listed = [
-                    f"_v = {inline(domain)}",
-                    *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
-                      if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
-                ]
             who = ST.current if by is None else inline(by)
-            if who.startswith("(") and who.endswith(")"):  # past the test below, the chooser is no none
-                listed = [unguard(line, who[1:-1]) for line in listed]
+            with self.source.knowing(getattr(who, "inner", None)):  # past the test below, the chooser is no none
+                try:  # loops that filter, merge and append as they go
+                    listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
+                except NoSource:
+                    listed = [
+                        f"_v = {inline(domain)}",
+                        *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
+                          if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
+                    ]
             return [
                 f"_p = {who}",
                 "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
