@@ -14,7 +14,7 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
-from .source import ST, NoSource
+from .source import ST, NoSource, Src
 from .tree import _children, _descendants_nodes
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
@@ -356,7 +356,7 @@ class DomainWriter:
                 return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
             n = self.fresh("n")  # each key's count comes with it
             if not pairs:
-                sc.hoisted[id(own)] = n
+                sc.hoisted[id(own)] = Src(n, reads=True)  # (a local: read twice, never fails)
                 try:
                     cond = sc.src(e.cond, inner)
                 finally:

@@ -78,7 +78,9 @@ class LoopAnalysis:
         return out
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
-        """invariant_parts of the defines applied to items in `cond` (written in place)."""
+        """The parts worked out first of the defines applied to items in `cond` (written in place):
+        each define's are the plan's (lower.py)."""
+        hoisted = self.c.plan.define_hoisted
         out: list[ast.Expr] = []
 
         def visit(node) -> None:
@@ -87,9 +89,8 @@ class LoopAnalysis:
             ref = self.c.p.refs.get(id(node)) if isinstance(node, ast.Call) else None
             if ref is not None and ref[0] == "define" and (len(ref) < 3 or ref[2] is None):
                 info = self.c.p.defines[node.func]
-                if len(info.params) == 1 and len(node.args) == 1 \
-                        and self.item(node.args[0], inner):
-                    out.extend(self.invariant_parts(info.expr, 0))
+                if len(info.params) == 1 and len(node.args) == 1 and self.item(node.args[0], inner):
+                    out.extend(hoisted.get(node.func, ()))
             for k in _children(node):
                 visit(k)
 

@@ -157,8 +157,7 @@ class LoopWriter:
         seq = self.loop_seq(e, items)
         inner = {**items, slot: var}
         hoisted: list[tuple[str, str]] = []
-        parts = [p for p in self.invariant_parts(e.cond, slot) + self.define_parts(e.cond, inner) if self.safe(p)] \
-            if self.fast else []
+        parts = [*self.c.plan.hoisted.get(id(e), ()), *self.define_parts(e.cond, inner)]  # (lower.py)
         joins = {}
         inside: set[int] = set()  # nodes of the joined counts: never compiled in place
         for node, name, hist, key, pieces in (self.join_candidates(e, {id(p) for p in parts}, items)

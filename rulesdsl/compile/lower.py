@@ -11,6 +11,9 @@ is written. The writers never work these out again for themselves: they read the
   once, before its loop (and per define of one parameter, those of its body, for a call of it
   on a loop's item).
 
+Where a card can be found by its face alone (counts.face_test) is decided where its loop is
+written: whether a term reads the card alone depends on what the loops around it work out first.
+
 Without shortcuts (the plain reference the tests compare with) the plan holds no leaf, no count
 and nothing worked out before a loop.
 """
@@ -62,18 +65,21 @@ def lower(c) -> Lowered:
     if not fast:
         return plan
     sc = c.source
-    for node in _nodes(p):
+    nodes = list(_nodes(p))
+    for node in nodes:
+        if isinstance(node, ast.Where):
+            plan.hoisted[id(node)] = [x for x in sc.invariant_parts(node.cond, p.slots[id(node)]) if sc.safe(x)]
+    for name, info in p.defines.items():
+        if len(info.params) == 1:
+            plan.define_hoisted[name] = [x for x in sc.invariant_parts(info.expr, 0) if sc.safe(x)]
+    c.plan = plan  # (deciding what is counted compares tests as written, with what is worked out first)
+    for node in nodes:
         if isinstance(node, ast.Choose):
             form = domain_form(c, node.domain)
             if form is not None:
                 plan.counted[id(node.domain)] = form
-        elif isinstance(node, ast.Where):
-            plan.hoisted[id(node)] = [x for x in sc.invariant_parts(node.cond, p.slots[id(node)]) if sc.safe(x)]
     turns = [plan.counted.get(id(lead.domain)) for lead in leads.values()]
     plan.counted_specs = {form[1] for form in turns if form is not None}
-    for name, info in p.defines.items():
-        if len(info.params) == 1:
-            plan.define_hoisted[name] = [x for x in sc.invariant_parts(info.expr, 0) if sc.safe(x)]
     return plan
 
 

@@ -77,9 +77,10 @@ class Compiler(Skeleton, Statements):
         self._cards()
         self._zones()
         self.g.prepare()
-        self.plan = lower(self)
-        self.g.count_hands(self.plan.counted_specs)  # (read by straight runs alone)
         self._vars()
+        self.plan = lower(self)  # (once every table is made: what is safe to work out first reads them)
+        self.g.count_hands(self.plan.counted_specs)  # (read by straight runs alone)
+        self._initial_values()
         self._readers()
         main = self._codes()
         self._main(main, self.hook_codes)
@@ -309,10 +310,18 @@ class Compiler(Skeleton, Statements):
         for layout, init, types, group in ((g.counter_layout, g.counter_init, g.counter_types, p.counters),
                                            (g.var_layout, g.var_init, g.var_types, p.vars)):
             for v in group:
-                value = self._const(v.init)
                 layout[v.name] = (len(init), v.per_player)
-                init.extend([value] * (n if v.per_player else 1))
+                init.extend([None] * (n if v.per_player else 1))
                 types.extend([v.type] * (n if v.per_player else 1))
+
+    def _initial_values(self) -> None:
+        """Each counter's and variable's first value (an expression, written once the plan is made)."""
+        g = self.g
+        for layout, init, group in ((g.counter_layout, g.counter_init, self.p.counters),
+                                    (g.var_layout, g.var_init, self.p.vars)):
+            for v in group:
+                base, per_player = layout[v.name]
+                init[base:base + (self.n if per_player else 1)] = [self._const(v.init)] * (self.n if per_player else 1)
 
     def _const(self, e: ast.Expr):
         f = self.expr(e)
