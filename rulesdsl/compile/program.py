@@ -207,7 +207,8 @@ class Compiler(Skeleton, Statements):
             elif kind == "turn":
                 data = self.cond_fn(info)
             elif kind == "set":
-                data = _no_locals(self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target))
+                assign = self._assign_src(self.p.refs[id(step)], "=", step.expr, step.target)
+                data = _no_locals(self.statement_function(assign))
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:

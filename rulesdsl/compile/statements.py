@@ -9,47 +9,20 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, DIRECTION, INT, PLAYER, ZONE, elem, is_list
 from ..engine.game import Code, Decision, distinct_plain
-from ..engine.state import (
-    CONTROL,
-    HAND,
-    JUMP,
-    PLAIN,
-    STACKED,
-    TEST,
-)
-from .blocks import (
-    Ask,
-    Branch,
-    Goto,
-    Push,
-    leaf_lines,
-    leaf_run,
-    op_lines,
-    write_leaf_done,
-    write_pop,
-)
+from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
+from .blocks import Ask, Branch, Goto, Push, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
 from .domains import DomainWriter
 from .moves import CardMoves, Writer, _text
-from .runtime import (
-    Fn,
-)
+from .runtime import Fn
 from .source import ST, NoSource, Variant, env_list, naming
-from .tree import (
-    _literal,
-    _may_end,
-)
-
-
-class _Loop:
-    def __init__(self) -> None:
-        self.breaks: list[list[int]] = []
+from .tree import _literal, _may_end
 
 
 class _Builder:
     def __init__(self, code: Code):
         self.code = code
-        self.loops: list[_Loop] = []
+        self.loops: list[list[list[int]]] = []  # per loop, the cells of the jumps to its end
 
     def emit(self, span: ast.Span | None, kind: int, write: Writer) -> int:
         """Add an op. `kind` says what it may return (a CONTROL op may return anything); `write`,
@@ -133,10 +106,7 @@ class Statements(CardMoves, Bounds):
         return scope["op"]
 
     def s_Let(self, s: ast.Let, b):
-        f = self.expr(s.value)
-        slot = self.p.slots[id(s)]
-        guard = self._guard(s.value, "local")
-        b.emit(s.span, PLAIN, lambda v: self._set_src(self.source.local(slot), s.value, f, guard))
+        b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
 
     def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
         """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
@@ -149,10 +119,6 @@ class Statements(CardMoves, Bounds):
     def s_Assign(self, s: ast.Assign, b):
         b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target))
 
-    def _assign_op(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Fn:
-        """An assignment as a function (st, env), for a scenario's `set`."""
-        return self.statement_function(self._assign_src(ref, op_text, value, target))
-
     def _assign_src(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Writer:
         """The writer of `target op value`: a local, the direction, a counter or a variable (a
         player's own, `p.score`, after its owner); a counter that changes is an event."""
@@ -160,7 +126,9 @@ class Statements(CardMoves, Bounds):
         kind = ref[0]
         sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
-        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, self._target_type(ref))
+        counter = kind in ("counter", "pcounter")
+        declared = INT if counter else self.p.vars[ref[1]].type if kind in ("var", "pvar") else None
+        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, declared)
 
         def wrap(text: str) -> str:
             return f"{self.source.const(guard)}(st, {text})" if guard is not None else text
@@ -175,7 +143,6 @@ class Statements(CardMoves, Bounds):
                               f"{wrap(f'{self.source.local(slot)} + {sign} * {self.source.inline(f)}')}"]
         if kind == "direction":
             return lambda v: [f"st.direction = {self.source.inline(f)}"]
-        counter = kind in ("counter", "pcounter")
         info = (self.p.counters if counter else self.p.vars)[ref[1]]
         base = (g.counter_layout if counter else g.var_layout)[info.name][0]
         owner = ref[2] if kind in ("pcounter", "pvar") else None
@@ -205,14 +172,6 @@ class Statements(CardMoves, Bounds):
 
         return write
 
-    def _target_type(self, ref: tuple) -> str | None:
-        """The declared type of an assignment's counter or variable (None for a local: its value's)."""
-        if ref[0] in ("counter", "pcounter"):
-            return INT
-        if ref[0] in ("var", "pvar"):
-            return self.p.vars[ref[1]].type
-        return None
-
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
         for cond, body in s.branches:
@@ -229,17 +188,18 @@ class Statements(CardMoves, Bounds):
         for cell in end_jumps:
             cell[0] = b.pc
 
-    def _loop_end(self, b: _Builder, top: int, loop: _Loop, span, bounded: bool = False) -> None:
-        """The jump back to a loop's test. A `while` may loop for ever without a decision, so its
-        every round counts against the step budget (`tick`); a `for each` over a list or a
-        `repeat N times` ends by itself, and its rounds are not counted."""
-        if bounded:
-            b.emit(span, JUMP, lambda v: [Goto(top)])
-        else:
-            b.emit(span, JUMP, lambda v: ["st.budget -= 1", "if st.budget < 0: st.tick()", Goto(top)])
-        for cell in loop.breaks:
+    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], s, bounded: bool = False) -> None:
+        """A loop: its test (`test(end)` writes it, given where the loop ends), its body, the jump
+        back. A `while` may loop for ever without a decision, so its every round counts against the
+        step budget (`tick`); a `for each` over a list or a `repeat N times` ends by itself."""
+        end = [0]
+        b.loops.append([end])
+        top = b.emit(test_span, TEST, lambda v: test(end[0]))
+        self.block(s.body, b)
+        count = [] if bounded else ["st.budget -= 1", "if st.budget < 0: st.tick()"]
+        b.emit(s.span, JUMP, lambda v: [*count, Goto(top)])
+        for cell in b.loops.pop():
             cell[0] = b.pc
-        b.loops.pop()
 
     def s_ForEach(self, s: ast.ForEach, b):
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
@@ -260,28 +220,16 @@ class Statements(CardMoves, Bounds):
                     f"{self.source.local(pos_slot)} = 0", *count]
 
         b.emit(s.seq.span, PLAIN, init)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [
+        self._loop(b, s.span, lambda end: [
             f"_r = {self.source.local(pos_slot)}",
-            Branch(f"_r >= len({self.source.local(list_slot)})", end[0]),
+            Branch(f"_r >= len({self.source.local(list_slot)})", end),
             f"{self.source.local(var_slot)} = {self.source.local(list_slot)}[_r]",
             f"{self.source.local(pos_slot)} = _r + 1",
-        ])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span, bounded=True)
+        ], s, bounded=True)
 
     def s_While(self, s: ast.While, b):
         cond = self.part(s.cond)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.cond.span, TEST, lambda v: [Branch(f"not {self.source.inline(cond)}", end[0])])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span)
+        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s)
 
     def s_Repeat(self, s: ast.Repeat, b):
         count = self.expr(s.count)
@@ -299,18 +247,12 @@ class Statements(CardMoves, Bounds):
                     "    if st.budget < 0: st.tick()"]
 
         b.emit(s.count.span, PLAIN, init)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [Branch(f"{self.source.local(slot)} <= 0", end[0]),
-                                              f"{self.source.local(slot)} -= 1"])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span, bounded=True)
+        self._loop(b, s.span, lambda end: [Branch(f"{self.source.local(slot)} <= 0", end),
+                                           f"{self.source.local(slot)} -= 1"], s, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
-        b.loops[-1].breaks.append(cell)
+        b.loops[-1].append(cell)
         b.emit(s.span, JUMP, lambda v: [Goto(cell[0])])
 
     def s_Return(self, s: ast.Return, b):
