@@ -6,10 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from ..engine.state import (
-    State,
-    rules_message,
-)
+from ..engine.state import State, rules_message
 from ..errors import RulesRuntimeError
 
 Fn = Callable[[State, list], object]
@@ -108,5 +105,3 @@ def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
     op = owners[i] if 0 <= i < len(owners) else -1
     span = spans[op] if 0 <= op < len(spans) else None
     raise RulesRuntimeError(rules_message(e), span) from None
-
-

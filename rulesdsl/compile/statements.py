@@ -408,11 +408,8 @@ class Statements(CardMoves, Bounds):
 
     def text_fn(self, e: ast.Expr) -> Fn:
         """A function (st, env) giving the words that show e's value (for a failed `expect`)."""
-        scope: dict[str, object] = {}
-        text = (f"def text(st, env):\n    _x = {self.expr_src(e)}\n"
-                f"    return {self.text_src('_x', self.type(e))}\n")
-        exec(compile(text, f"<rules {self.g.name} text>", "exec"), self.source.names, scope)
-        return scope["text"]
+        x = self.expr_src(e)
+        return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
     def text_src(self, x: str, t: str) -> str:
         """Source of the words that show value x (a name) of type t, as messages show it: a

@@ -124,10 +124,3 @@ def _descendants_nodes(node) -> list:
     for k in _children(node):
         out += _descendants_nodes(k)
     return out
-
-
-def _descendants(node) -> set[int]:
-    out = {id(node)}
-    for k in _children(node):
-        out |= _descendants(k)
-    return out
