@@ -95,11 +95,8 @@ class CardMoves:
             return lines + ["if _c is not None: st.move_card(_c, _z)"], 1 if found else 2
         picked = self.source.picked_lines(s.what)
         if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
-            test, cards = picked
-            lines += test + [f"    for _c in {cards}:"]
-            if put:
-                return lines + _indented(self._put_src("_c", int(zone), v), "        "), 0
-            return lines + ["        st.move_card(_c, _z)"], 1
+            each = self._put_src("_c", int(zone), v) if put else ["st.move_card(_c, _z)"]
+            return [*lines, *picked[0], f"    for _c in {picked[1]}:", *_indented(each, "        ")], 0 if put else 1
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
         return lines + [f"_l = {what}", f"for _c in [_x for _x in _l if _x is not None]: "
                                         f"st.move_card(_c, {zone if put else '_z'})"], 0 if put else 2

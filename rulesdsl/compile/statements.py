@@ -263,9 +263,7 @@ class Statements(CardMoves, Bounds):
         slot = self.p.slots[id(s)]
         domain = self.expr(s.domain)
         t = self.type(s.domain)
-        et = elem(t) if is_list(t) else "any"
-        if et == "any":
-            et = INT
+        et = elem(t) if is_list(t) and elem(t) != "any" else INT
         by = self.expr(s.by) if s.by is not None else None
         dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
                        s.optional, et, s.span, s.name, s.pass_label or "pass")
@@ -283,17 +281,11 @@ class Statements(CardMoves, Bounds):
                 try:  # loops that filter, merge and append as they go
                     listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
                 except NoSource:
-                    listed = [
-                        f"_v = {inline(domain)}",
-                        *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
-                          if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
-                    ]
-            return [
-                f"_p = {who}",
-                "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                *listed,
-                *(["_v.append(None)"] if s.optional else []),
-            ]
+                    listed = [f"_v = {inline(domain)}", *(
+                        ["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
+                        if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"])]
+            return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
+                    *listed, *(["_v.append(None)"] if s.optional else [])]
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
@@ -346,8 +338,7 @@ class Statements(CardMoves, Bounds):
         if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
             self._return(b, s.span)
             return
-        cell = [0]
-        over = [0]
+        cell, over = [0], [0]
         if s.what == "game" and self.unit != "round end":
             label = "game over in a round"  # the round ends with the game: `round end` runs first
             self.end_cells.append(("over", over))

@@ -58,18 +58,17 @@ def _recursive(procedures: dict) -> set[str]:
     """The procedures that may call themselves, through others or not: a cycle of the call graph."""
     calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
              for name, info in procedures.items()}
-    found = set()
-    for name in procedures:
+
+    def reached(name: str) -> set[str]:
         seen, todo = set(), list(calls[name])
         while todo:
             f = todo.pop()
-            if f == name:
-                found.add(name)
-                break
             if f not in seen and f in calls:
                 seen.add(f)
                 todo.extend(calls[f])
-    return found
+        return seen
+
+    return {name for name in procedures if name in reached(name)}
 
 
 def _literal(src: str) -> int | None:
