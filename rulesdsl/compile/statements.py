@@ -43,7 +43,6 @@ class Statements(CardMoves, Bounds):
     """The statements of the Compiler (a part of it): the cards' moves in moves.py, the checks
     of what is stored in bounds.py."""
 
-    # ------------------------------------------------------------ statements
     def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str, leaf: bool = False) -> None:
         b = _Builder(self.g.codes[code_id])
         self.unit = unit
@@ -67,13 +66,12 @@ class Statements(CardMoves, Bounds):
         after = b.pc + 1
 
         def write(v: Variant) -> list[str]:
-            new = env_list([self.source.inline(a) for a in args], code.nlocals)
+            srcs = [self.source.inline(a) for a in args]
             lines = [f"st.stack[-1][1] = {after}"] if ends else []
-            if self.g.tails:
-                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args], self.source)
-                if inlined is not None:
-                    return lines + inlined
-            return [*lines, f"_e = {new}", *leaf_run(self.g, code, 0, "_e")]
+            inlined = leaf_lines(self.g, code.index, srcs, self.source) if self.g.tails else None
+            if inlined is not None:
+                return lines + inlined
+            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, 0, "_e")]
 
         b.emit(span, TEST, write)
 
@@ -108,14 +106,6 @@ class Statements(CardMoves, Bounds):
     def s_Let(self, s: ast.Let, b):
         b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
 
-    def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
-        """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
-        found = self.source.found_lines(e, "_c")
-        value = "_c" if found else self.source.inline(f)
-        if guard is not None:
-            value = f"{self.source.const(guard)}(st, {value})"
-        return [*(found or ()), f"{cell} = {value}"]
-
     def s_Assign(self, s: ast.Assign, b):
         b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target))
 
@@ -135,8 +125,14 @@ class Statements(CardMoves, Bounds):
 
         if kind == "local":
             slot = ref[1]
-            if not sign:
-                return lambda v: self._set_src(self.source.local(slot), value, f, guard)
+            if not sign:  # a search (`first(S where C)`) as a plain loop, anything else in place
+
+                def let(v: Variant) -> list[str]:
+                    found = self.source.found_lines(value, "_c")
+                    stored = wrap("_c" if found else self.source.inline(f))
+                    return [*(found or ()), f"{self.source.local(slot)} = {stored}"]
+
+                return let
             if guard is None:
                 return lambda v: [f"{self.source.local(slot)} += {sign} * {self.source.inline(f)}"]
             return lambda v: [f"{self.source.local(slot)} = "
