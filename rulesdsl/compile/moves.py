@@ -126,10 +126,9 @@ class CardMoves:
         return [] if not m else [f"{known}[{c}] = {~m}" if m < 0 else f"{known}[{c}] |= {m}"]
 
     def _count_src(self, v: Variant, c: str, source: str, dest: str, each: bool = False) -> list[str]:
-        """Lines keeping a straight run's counts of a counted hand's cards (State.counts, see
-        counts.py) as card c (or, with `each`, every card of list c) leaves zone `source` and
-        enters zone `dest` (numbers, or names holding one); none for a zone known here not to be
-        counted, and none where no counts are kept (`v.counting`: the machine never runs while they are)."""
+        """Lines keeping a straight run's counts of counted hands (State.counts, see counts.py) as
+        card c (with `each`, every card of list c) goes from zone `source` to zone `dest`; none
+        where no counts are kept (`v.counting`: the machine never runs while they are)."""
         g = self.g
         lines = []
         for z, sign in ((source, "-"), (dest, "+")):
@@ -193,9 +192,8 @@ class CardMoves:
         return v.logged([*body(["_m = st.move_all(_z, _d)"]), event], body(fast))
 
     def _spill_src(self, a: str, d: str, v: Variant, seen: bool = False) -> list[str]:
-        """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
-        onto d in their order, and d teaches what it shows (known here if d is a number), unless
-        they come from a public zone (`seen`): everyone knows them already."""
+        """`st.move_all(a, d)` written out (two piles or hands, known to differ); `seen`: the cards
+        come from a public zone, everyone knows them already."""
         each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, d, True)]
         return [f"_l = {ST.zones}[{a}]", "if _l:", *_indented(each), f"    {ST.zones}[{d}].extend(_l)",
                 "    _l.clear()"]
@@ -224,8 +222,7 @@ class CardMoves:
                                  "else:", *_indented(self._popped_src(z, "_d", n, v))])
 
     def _popped_src(self, z: str, d: str, n: str, v: Variant) -> list[str]:
-        """`draw N from Z to D` from a pile Z known here, in a run without a log: the cards popped
-        and pushed in place."""
+        """`draw N from Z to D` from a pile Z known here, without a log: popped and pushed in place."""
         to = [] if d.isdigit() or d == "_d" else [f"_d = {d}"]
         if not d.isdigit():
             d = "_d"
@@ -276,9 +273,8 @@ class CardMoves:
 
     def _deal_src(self, s: ast.Deal, v: Variant) -> list[str]:
         """`deal N from Z to each H`: N rounds of a card to each seat's H, stopped when the pile has
-        nothing more to give (cards that go round through a refill count against the step budget
-        there); at most as many rounds as there are cards (more would only move a card from a
-        hand to itself again)."""
+        nothing more to give; at most as many rounds as there are cards (more would only move a
+        card from a hand to itself again; cards that go round through a refill count there)."""
         spec = next(z for z in self.p.zones if z.name == s.zone)
         base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
         z, k = self.zone_src(s.source), self.expr_src(s.count)

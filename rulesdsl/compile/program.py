@@ -28,7 +28,6 @@ from .lower import lead_of, lower
 from .runtime import (
     Fn,
     _located_part,
-    _no_locals,
     too_deep,
 )
 from .skeleton import Skeleton
@@ -208,7 +207,7 @@ class Compiler(Skeleton, Statements):
                 data = self.cond_fn(info)
             elif kind == "set":
                 assign = self._assign_src(self.p.refs[id(step)], "=", step.expr, step.target)
-                data = _no_locals(self.statement_function(assign))
+                data = self.statement_function(assign)
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:

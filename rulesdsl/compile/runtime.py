@@ -43,10 +43,6 @@ def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State]
     return lambda st: [key(st, seat) for seat in range(n)]
 
 
-def _no_locals(f: Fn) -> Callable[[State], object]:
-    return lambda st: f(st, [])
-
-
 def too_deep(depth: int) -> None:
     """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
     raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "

@@ -95,11 +95,11 @@ class Statements(CardMoves, Bounds):
         for s in body:
             self.stmt(s, b)
 
-    def statement_function(self, write: Writer) -> Fn:
-        """An op's source as a function (st, env), as a machine block would run it alone (for a
-        scenario's `set`, which runs outside the machine)."""
+    def statement_function(self, write: Writer) -> Callable:
+        """An op's source as a function of the state, as a machine block would run it alone with
+        no locals (for a scenario's `set`, which runs outside the machine)."""
         scope: dict[str, object] = {}
-        text = "def op(st, env):\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
+        text = "def op(st):\n    env = []\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
         exec(compile(text, f"<rules {self.g.name} statement>", "exec"), self.source.names, scope)
         return scope["op"]
 
