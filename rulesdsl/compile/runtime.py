@@ -27,13 +27,11 @@ def _located_part(f: Callable[[State], object], span, number: bool = False) -> C
             if number and v is not None:
                 float(v)
             return v
-        except RulesRuntimeError as e:
-            if e.span is not None:
-                raise
-            raise RulesRuntimeError(rules_message(e), span) from None
         except OverflowError:
             raise RulesRuntimeError("a number too large to take a mean of", span) from None
         except Exception as e:
+            if isinstance(e, RulesRuntimeError) and e.span is not None:
+                raise
             raise RulesRuntimeError(rules_message(e), span) from None
 
     return part

@@ -402,15 +402,11 @@ class Statements(CardMoves, Bounds):
         """Source of the words that show value x (a name) of type t, as messages show it: a
         player's name, a card's face, yes or no, a list's items joined (none left out)."""
         if is_list(t):
-            return f"', '.join([{self._one_text('_y', elem(t))} for _y in {x} if _y is not None])"
-        return self._one_text(x, t)
-
-    def _one_text(self, x: str, t: str) -> str:
-        g = self.g
+            return f"', '.join([{self.text_src('_y', elem(t))} for _y in {x} if _y is not None])"
         if t == PLAYER:
-            shown = f"{self.source.const(g.names)}[{x}]"
+            shown = f"{self.source.const(self.g.names)}[{x}]"
         elif t == CARD:
-            shown = f"{self.source.const(g.card_text)}[{x}]"
+            shown = f"{self.source.const(self.g.card_text)}[{x}]"
         elif t == BOOL:
             shown = f"('yes' if {x} else 'no')"
         elif t == DIRECTION:
