@@ -15,13 +15,10 @@ def _source(files: dict[str, str], span: ast.Span) -> str:
     text = files.get(span.file)
     if text is None or span.line <= 0:
         return ""
-    lines = text.splitlines()
-    if span.end_line == span.line:
-        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
-    first = lines[span.line - 1][span.column - 1 :]
-    middle = lines[span.line : span.end_line - 1]
-    last = lines[span.end_line - 1][: span.end_column - 1]
-    return " ".join(x.strip() for x in [first, *middle, last])
+    lines = text.splitlines()[span.line - 1 : span.end_line]
+    lines[-1] = lines[-1][: span.end_column - 1]  # (the end first: on one line, the start shifts it)
+    lines[0] = lines[0][span.column - 1 :]
+    return lines[0] if len(lines) == 1 else " ".join(x.strip() for x in lines)
 
 
 def _statements(body: tuple[ast.Stmt, ...]):
@@ -105,9 +102,7 @@ def _children(node):
         if isinstance(v, ast.Expr):
             yield v
         elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, ast.Expr):
-                    yield x
+            yield from (x for x in v if isinstance(x, ast.Expr))
 
 
 def _worth_caching(node: ast.Expr, refs: dict) -> bool:
