@@ -23,6 +23,7 @@ from ..engine.state import (
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function
 from .counts import CountWriter
+from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
 from .runtime import (
@@ -63,6 +64,7 @@ class Compiler(Skeleton, Statements):
         self.hook_codes: dict[str, int] = {}
         self.shortcuts = shortcuts  # leaves, tails, option loops, counted options (see compile_program)
         self.source = SourceCompiler(self)
+        self.domains = DomainWriter(self.source)  # decisions' domains as statements
 
     def count_writer(self) -> CountWriter:
         """The writer of code that reads hands by face (counts.py), made once the cards are known."""

@@ -12,7 +12,6 @@ from ..engine.game import Code, Decision, distinct_plain
 from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
 from .blocks import Ask, Branch, Goto, Push, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
-from .domains import DomainWriter
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn
 from .source import ST, NoSource, Variant, env_list, naming
@@ -287,13 +286,6 @@ class Statements(CardMoves, Bounds):
         after = b.pc + 1
         b.emit(s.span, CONTROL, lambda v: [
             *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = None"), Ask(dec.index, "_p")])
-
-    @property
-    def domains(self) -> DomainWriter:
-        """Writes decisions' domains as statements for generated functions."""
-        if not hasattr(self, "_domains"):
-            self._domains = DomainWriter(self.source)
-        return self._domains
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
