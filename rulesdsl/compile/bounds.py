@@ -21,13 +21,11 @@ class Bounds:
         None if nothing stored here can go wrong so (most assignments: `x += 1`, `loser = me`)."""
         t = target_type or self.type(e)
         if t in (INT, BOOL):
-            stored = kind not in ("local",)  # a counter or variable: a number or yes/no, never none
             grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
             grows = grows or self._too_long(e)
-            none = stored and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
-            if not (grows or none):
-                return None
-            return _number_guard(self.g.limits["digits"], none)
+            # (a counter or variable holds a number or yes/no, never none)
+            none = kind != "local" and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
+            return _number_guard(self.g.limits["digits"], none) if grows or none else None
         if is_list(t) and t != ZONE and self._joins(e, set()):
             return _list_guard(self.g.limits["list"])
         return None

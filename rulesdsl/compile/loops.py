@@ -11,7 +11,7 @@ from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.state import GRID
 from .loop_analysis import split
 from .source import Lookup, Src, naming, pure
-from .tree import _children, _descendants, _descendants_nodes
+from .tree import _children, _descendants_nodes
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
@@ -165,7 +165,7 @@ class LoopWriter:
             hoisted.append((name, hist))
             joins[id(node)] = (name, key)
             self.join_parts[name] = pieces
-            inside |= _descendants(node)
+            inside |= {id(x) for x in _descendants_nodes(node)}
         saved = {}
         for p in parts:
             if id(p) in inside or id(p) in saved:

@@ -4,12 +4,13 @@ shuffle, reveal, show, swap), each op written once, as source, in the form a run
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .. import ast
 from ..checker import CARD
 from ..engine.state import PLAIN, PUBLIC
 from ..errors import Diagnostic, RulesError
-from .runtime import Fn, log_moved
+from .runtime import log_moved
 from .source import ST, Variant, grid_places
 from .tree import _literal
 
@@ -48,11 +49,17 @@ class CardMoves:
         names = self.g.zone_names
         return _text(names[int(z)]) if z.isdigit() else f"{self.source.const(names)}[{z}]"
 
+    def _card_op(self, s: ast.Stmt, b, write: Callable[[Any, Variant], list[str]], zones=(), parts=()) -> None:
+        """A card statement's op, written by `write(s, v)`; its zones and parts are compiled now
+        (a zone it cannot name is an error now, not when it is written)."""
+        for z in zones:
+            self.zone_src(z)
+        for e in parts:
+            self.part(e)
+        b.emit(s.span, PLAIN, lambda v: write(s, v))
+
     def s_Move(self, s: ast.Move, b):
-        self.zone_src(s.to)  # (a zone it cannot name is an error now, not when it is written)
-        if s.at is not None:
-            self.part(s.at)
-        b.emit(s.span, PLAIN, lambda v: self._move_src(s, v))
+        self._card_op(s, b, self._move_src, [s.to], [] if s.at is None else [s.at])
 
     def _move_src(self, s: ast.Move, v: Variant) -> list[str]:
         """`move X to Z [at P]`: to a pile or hand known here, each card's move written out; with a
@@ -88,20 +95,16 @@ class CardMoves:
             return lines + ["if _c is not None: st.move_card(_c, _z)"], 1 if found else 2
         picked = self.source.picked_lines(s.what)
         if picked is not None:  # the cards of a `where` over a pile or hand: a new list, none in it
-            test, cards = picked
-            lines += test + [f"    for _c in {cards}:"]
-            if put:
-                return lines + _indented(self._put_src("_c", int(zone), v), "        "), 0
-            return lines + ["        st.move_card(_c, _z)"], 1
+            each = self._put_src("_c", int(zone), v) if put else ["st.move_card(_c, _z)"]
+            return [*lines, *picked[0], f"    for _c in {picked[1]}:", *_indented(each, "        ")], 0 if put else 1
         # (Not `for _c in [... for _x in WHAT ...]`: WHAT may hold a `:=`, not allowed there.)
         return lines + [f"_l = {what}", f"for _c in [_x for _x in _l if _x is not None]: "
                                         f"st.move_card(_c, {zone if put else '_z'})"], 0 if put else 2
 
     def _put_src(self, c: str, zi: int, v: Variant) -> list[str]:
         """`st.move_card(c, zi)` written out, for a zone zi known here that is not a grid."""
-        learn = self.g.zone_learn[zi]
         grid = any(self.g.zone_grid)  # (a game without grids needs no test for one)
-        lines = [
+        return [
             f"_s = {ST.loc}[{c}]",
             f"_l = {ST.zones}[_s]",
             *([f"if {self.source.const(self.g.zone_grid)}[_s]: _l[_l.index({c})] = None"] if grid else []),
@@ -109,24 +112,31 @@ class CardMoves:
             f"else: _l.remove({c})",
             f"{ST.zones}[{zi}].append({c})",
             f"{ST.loc}[{c}] = {zi}",
+            *self._learn_src(c, str(zi)),
+            *self._count_src(v, c, "_s", str(zi)),
         ]
-        if learn < 0:
-            lines.append(f"{ST.known}[{c}] = {~learn}")
-        elif learn:
-            lines.append(f"{ST.known}[{c}] |= {learn}")
-        return [*lines, *self._count_src(v, c, "_s", "-"), *self._count_src(v, c, str(zi), "+")]
 
-    def _count_src(self, v: Variant, c: str, z: str, sign: str, each: bool = False) -> list[str]:
-        """Lines keeping a straight run's counts of a counted hand's cards (State.counts, see
-        counts.py) as card c (or, with `each`, every card of list c) leaves (-) or enters (+)
-        zone z (a number, or a name holding one); none for a zone known here not to be counted,
-        and none where no counts are kept (`v.counting`: the machine never runs while they are)."""
+    def _learn_src(self, c: str, d: str, known: str | None = None) -> list[str]:
+        """What card c learns as it enters zone d (a number, or a name holding one): what d shows."""
+        known = known or ST.known
+        if not d.isdigit():
+            return [f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
+                    f"if _t: {known}[{c}] = ~_t if _t < 0 else {known}[{c}] | _t"]
+        m = self.g.zone_learn[int(d)]
+        return [] if not m else [f"{known}[{c}] = {~m}" if m < 0 else f"{known}[{c}] |= {m}"]
+
+    def _count_src(self, v: Variant, c: str, source: str, dest: str, each: bool = False) -> list[str]:
+        """Lines keeping a straight run's counts of counted hands (State.counts, see counts.py) as
+        card c (with `each`, every card of list c) goes from zone `source` to zone `dest`; none
+        where no counts are kept (`v.counting`: the machine never runs while they are)."""
         g = self.g
-        if not v.counting or not g.count_size or (z.isdigit() and not g.zone_counted[int(z)]):
-            return []
-        face = self.source.const(g.card_face)
-        change = f"for _c in {c}: _qh[{face}[_c]] {sign}= 1" if each else f"_qh[{face}[{c}]] {sign}= 1"
-        return [f"_qh = {ST.counts}[{z}]", "if _qh is not None:", f"    {change}"]
+        lines = []
+        for z, sign in ((source, "-"), (dest, "+")):
+            if v.counting and g.count_size and not (z.isdigit() and not g.zone_counted[int(z)]):
+                face = self.source.const(g.card_face)
+                change = f"for _c in {c}: _qh[{face}[_c]] {sign}= 1" if each else f"_qh[{face}[{c}]] {sign}= 1"
+                lines += [f"_qh = {ST.counts}[{z}]", "if _qh is not None:", f"    {change}"]
+        return lines
 
     def zone_src(self, e: ast.Expr) -> str:
         """Python source giving the zone instance an expression names."""
@@ -134,17 +144,13 @@ class CardMoves:
             ref = self.p.refs.get(id(e))
             if ref and ref[0] == "zone":
                 return str(self.g.zone_base[ref[1]])
-        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:
-            return self._owned_zone_src(e, self.parts.get(id(e.obj)) or self.part(e.obj))
+        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:  # `p.hand`: the owner checked for none
+            base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
+            seat = self.expr_src(e.obj)
+            if not self.source.never_none(e.obj):
+                seat = self.source.some(seat, f"the owner of '{e.name}' is none")
+            return f"({base} + {seat})"
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
-
-    def _owned_zone_src(self, e: ast.Attr, owner: Fn) -> str:
-        """`p.hand`: the owner's seat plus the zone's base, the owner checked for none."""
-        base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
-        seat = self.source.inline(owner)
-        if not self.source.never_none(e.obj):
-            seat = self.source.some(seat, f"the owner of '{e.name}' is none")
-        return f"({base} + {seat})"
 
     def _seat_src(self, e: ast.Expr, msg: str) -> str:
         """Source giving a player's seat, raising msg if it is none."""
@@ -152,9 +158,7 @@ class CardMoves:
         return src if self.source.never_none(e) else self.source.some(src, msg)
 
     def s_MoveAll(self, s: ast.MoveAll, b):
-        self.zone_src(s.source)
-        self.zone_src(s.to)
-        b.emit(s.span, PLAIN, lambda v: self._move_all_src(s, v))
+        self._card_op(s, b, self._move_all_src, [s.source, s.to])
 
     def _move_all_src(self, s: ast.MoveAll, v: Variant) -> list[str]:
         """`move all A to D`: two piles or hands (known to differ) spill one onto the other;
@@ -188,19 +192,14 @@ class CardMoves:
         return v.logged([*body(["_m = st.move_all(_z, _d)"]), event], body(fast))
 
     def _spill_src(self, a: str, d: str, v: Variant, seen: bool = False) -> list[str]:
-        """`st.move_all(a, d)` written out (two piles or hands, known to differ): a's cards go
-        onto d in their order, and d teaches what it shows (known here if d is a number), unless
-        they come from a public zone (`seen`): everyone knows them already."""
-        each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, "-", True),
-                *self._count_src(v, "_l", d, "+", True)]
+        """`st.move_all(a, d)` written out (two piles or hands, known to differ); `seen`: the cards
+        come from a public zone, everyone knows them already."""
+        each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, d, True)]
         return [f"_l = {ST.zones}[{a}]", "if _l:", *_indented(each), f"    {ST.zones}[{d}].extend(_l)",
                 "    _l.clear()"]
 
     def s_Draw(self, s: ast.Draw, b):
-        self.zone_src(s.source)
-        self.zone_src(s.to)
-        self.part(s.count)
-        b.emit(s.span, PLAIN, lambda v: self._draw_src(s, v))
+        self._card_op(s, b, self._draw_src, [s.source, s.to], [s.count])
 
     def _draw_src(self, s: ast.Draw, v: Variant) -> list[str]:
         """`draw N from Z to D`: the top card onto its own zone once only; from a pile known here,
@@ -223,8 +222,7 @@ class CardMoves:
                                  "else:", *_indented(self._popped_src(z, "_d", n, v))])
 
     def _popped_src(self, z: str, d: str, n: str, v: Variant) -> list[str]:
-        """`draw N from Z to D` from a pile Z known here, in a run without a log: the cards popped
-        and pushed in place."""
+        """`draw N from Z to D` from a pile Z known here, without a log: popped and pushed in place."""
         to = [] if d.isdigit() or d == "_d" else [f"_d = {d}"]
         if not d.isdigit():
             d = "_d"
@@ -238,8 +236,7 @@ class CardMoves:
         clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
         # All from the pile when it holds enough (one slice, no refill), else card by card.
         bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"{ST.zones}[{d}].extend(_m)",
-                *self._arrive_src("_m", d), *self._count_src(v, "_m", z, "-", True),
-                *self._count_src(v, "_m", d, "+", True)]
+                *self._arrive_src("_m", d), *self._count_src(v, "_m", z, d, True)]
         other = "" if d.isdigit() else f" and _d != {z}"
         return [*to, f"_n = {n}", *clamp, f"_l = {ST.zones}[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
                 *_indented(bulk), "else:", *_indented(each)]
@@ -257,8 +254,7 @@ class CardMoves:
         if seen:
             return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}"]
         if d.isdigit():
-            m = self.g.zone_learn[int(d)]
-            learn = [] if not m else [f"_k[_c] = {~m}" if m < 0 else f"_k[_c] |= {m}"]
+            learn = self._learn_src("_c", d, "_k")
             return [f"_o = {ST.loc}", *([f"_k = {ST.known}"] if learn else []), f"for _c in {cards}:",
                     f"    _o[_c] = {d}", *_indented(learn)]
         return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}",
@@ -269,27 +265,16 @@ class CardMoves:
     def _pop_src(self, z: str, d: str, v: Variant) -> list[str]:
         """`draw_one(z, d)`'s common case written out: if pile z has a card, its top card onto
         zone d (a number, or a name holding one), which learns what the zone shows."""
-        g = self.g
-        if d.isdigit():
-            m = g.zone_learn[int(d)]
-            learn = [] if not m else [f"{ST.known}[_c] = {~m}" if m < 0 else f"{ST.known}[_c] |= {m}"]
-        else:
-            learn = [f"_t = {self.source.const(g.zone_learn)}[{d}]",
-                     f"if _t: {ST.known}[_c] = ~_t if _t < 0 else {ST.known}[_c] | _t"]
-        counted = [*self._count_src(v, "_c", z, "-"), *self._count_src(v, "_c", d, "+")]
         return [f"_l = {ST.zones}[{z}]", "if _l:", "    _c = _l.pop()", f"    {ST.zones}[{d}].append(_c)",
-                f"    {ST.loc}[_c] = {d}", *_indented(learn + counted)]
+                f"    {ST.loc}[_c] = {d}", *_indented([*self._learn_src("_c", d), *self._count_src(v, "_c", z, d)])]
 
     def s_Deal(self, s: ast.Deal, b):
-        self.zone_src(s.source)
-        self.part(s.count)
-        b.emit(s.span, PLAIN, lambda v: self._deal_src(s, v))
+        self._card_op(s, b, self._deal_src, [s.source], [s.count])
 
     def _deal_src(self, s: ast.Deal, v: Variant) -> list[str]:
         """`deal N from Z to each H`: N rounds of a card to each seat's H, stopped when the pile has
-        nothing more to give (cards that go round through a refill count against the step budget
-        there); at most as many rounds as there are cards (more would only move a card from a
-        hand to itself again)."""
+        nothing more to give; at most as many rounds as there are cards (more would only move a
+        card from a hand to itself again; cards that go round through a refill count there)."""
         spec = next(z for z in self.p.zones if z.name == s.zone)
         base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
         z, k = self.zone_src(s.source), self.expr_src(s.count)
@@ -299,40 +284,32 @@ class CardMoves:
             return f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
                 f"for _ in range(min({k}, {ncards})):"
 
-        def dealt(k: str) -> list[str]:
-            return [rounds(k), f"    for _s in range({base}, {base + n}):",
-                    "        if st.draw_one(_z, _s) is None: break", "    else: continue", "    break"]
+        def dealt(k: str, seat: str, each: list[str]) -> list[str]:
+            return [rounds(k), f"    for {seat} in range({base}, {base + n}):", *_indented(each, "        "),
+                    "    else: continue", "    break"]
 
         event = (f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
                  f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
-        logged = [f"_k = {k}", *dealt("_k"), event]
+        drawn = ["if st.draw_one(_z, _s) is None: break"]
+        logged = [f"_k = {k}", *dealt("_k", "_s", drawn), event]
         if not z.isdigit() or self.g.zone_grid[int(z)] or self.g.zone_grid[base]:
             # (from a grid, or onto each seat's grid: draw_one itself, which counts a grid's places)
-            return [f"_z = {z}", *v.logged(logged, dealt(k))]
-        return v.logged([f"_z = {z}", *logged], self._dealt_src(z, base, v, rounds(k)))
-
-    def _dealt_src(self, z: str, base: int, v: Variant, rounds: str) -> list[str]:
-        """`deal` from a pile z known here, in a run without a log: each card popped and pushed in
-        place."""
-        n = self.n
+            return [f"_z = {z}", *v.logged(logged, dealt(k, "_s", drawn))]
+        # From a pile known here, in a run without a log: each card popped and pushed in place.
         more = self._refill_test(int(z))
         stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
-        return [rounds, f"    for _d in range({base}, {base + n}):", *_indented(self._pop_src(z, "_d", v), "        "),
-                f"        {stop}", "    else: continue", "    break"]
+        return v.logged([f"_z = {z}", *logged], dealt(k, "_d", [*self._pop_src(z, "_d", v), stop]))
 
     def s_Shuffle(self, s: ast.Shuffle, b):
-        self.zone_src(s.zone)
+        self._card_op(s, b, self._shuffle_src, [s.zone])
 
-        def write(v: Variant) -> list[str]:
-            z = self.zone_src(s.zone)
-            event = f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"
-            return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
-
-        b.emit(s.span, PLAIN, write)
+    def _shuffle_src(self, s: ast.Shuffle, v: Variant) -> list[str]:
+        z = self.zone_src(s.zone)
+        event = f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"
+        return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
     def s_Reveal(self, s: ast.Reveal, b):
-        self.part(s.what)
-        b.emit(s.span, PLAIN, lambda v: self._reveal_src(s, v))
+        self._card_op(s, b, self._reveal_src, parts=[s.what])
 
     def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
         """`reveal X`: everyone knows X's cards; the event says from where."""
@@ -360,38 +337,31 @@ class CardMoves:
         return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: {ST.known}[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        self.part(s.what)
-        self.part(s.who)
+        self._card_op(s, b, self._show_src, parts=[s.what, s.who])
 
-        def write(v: Variant) -> list[str]:
-            who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
-            places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
-            logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] |= _b",
-                      f"if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
-                      "': {}', tuple(_m))"]
-            plain = _indented(self._each_card_src(s.what, "|= _b"))
-            read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
-            return [*who, *plain[:read], *v.logged(_indented(logged[read:]), plain[read:], ind="    ")]
-
-        b.emit(s.span, PLAIN, write)
+    def _show_src(self, s: ast.ShowTo, v: Variant) -> list[str]:
+        who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
+        places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
+        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] |= _b",
+                  f"if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
+                  "': {}', tuple(_m))"]
+        plain = _indented(self._each_card_src(s.what, "|= _b"))
+        read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
+        return [*who, *plain[:read], *v.logged(_indented(logged[read:]), plain[read:], ind="    ")]
 
     def s_Swap(self, s: ast.Swap, b):
-        first, second = self.expr(s.first), self.expr(s.second)
+        self._card_op(s, b, self._swap_src, parts=[s.first, s.second])
 
-        def write(v: Variant) -> list[str]:
-            both = [f"_a = {self.source.inline(first)}", f"_b = {self.source.inline(second)}"]
-            logged = ["if _a is not None and _b is not None:",
-                      "    st.event(0, st.game.place_text(st, _a) + ' and ' + st.game.place_text(st, _b) + "
-                      "' are swapped')", "    st.swap_cards(_a, _b)"]
-            learn = self.source.const(self.g.zone_learn)
-            # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns
-            # what its new zone shows.
-            counted = [*self._count_src(v, "_a", "_za", "-"), *self._count_src(v, "_a", "_zb", "+"),
-                       *self._count_src(v, "_b", "_zb", "-"), *self._count_src(v, "_b", "_za", "+")]
-            return [*both, *v.logged(logged, ["if _a is not None and _b is not None and _a != _b:", *_indented([
-                f"_o = {ST.loc}", "_za = _o[_a]", "_zb = _o[_b]", f"_la = {ST.zones}[_za]", f"_lb = {ST.zones}[_zb]",
-                "_ia = _la.index(_a)", "_ib = _lb.index(_b)", "_la[_ia] = _b", "_lb[_ib] = _a", "_o[_a] = _zb",
-                "_o[_b] = _za", f"_t = {learn}[_zb]", f"if _t: {ST.known}[_a] = ~_t if _t < 0 else {ST.known}[_a] | _t",
-                f"_t = {learn}[_za]", f"if _t: {ST.known}[_b] = ~_t if _t < 0 else {ST.known}[_b] | _t", *counted])])]
-
-        b.emit(s.span, PLAIN, write)
+    def _swap_src(self, s: ast.Swap, v: Variant) -> list[str]:
+        both = [f"_a = {self.expr_src(s.first)}", f"_b = {self.expr_src(s.second)}"]
+        logged = ["if _a is not None and _b is not None:",
+                  "    st.event(0, st.game.place_text(st, _a) + ' and ' + st.game.place_text(st, _b) + "
+                  "' are swapped')", "    st.swap_cards(_a, _b)"]
+        # `st.swap_cards(_a, _b)` written out: each card takes the other's place and learns what
+        # its new zone shows.
+        learned = [*self._learn_src("_a", "_zb"), *self._learn_src("_b", "_za")]
+        counted = [*self._count_src(v, "_a", "_za", "_zb"), *self._count_src(v, "_b", "_zb", "_za")]
+        return [*both, *v.logged(logged, ["if _a is not None and _b is not None and _a != _b:", *_indented([
+            f"_o = {ST.loc}", "_za = _o[_a]", "_zb = _o[_b]", f"_la = {ST.zones}[_za]", f"_lb = {ST.zones}[_zb]",
+            "_ia = _la.index(_a)", "_ib = _lb.index(_b)", "_la[_ia] = _b", "_lb[_ib] = _a", "_o[_a] = _zb",
+            "_o[_b] = _za", *learned, *counted])])]

@@ -23,12 +23,12 @@ from ..engine.state import (
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function
 from .counts import CountWriter
+from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
 from .runtime import (
     Fn,
     _located_part,
-    _no_locals,
     too_deep,
 )
 from .skeleton import Skeleton
@@ -64,6 +64,7 @@ class Compiler(Skeleton, Statements):
         self.hook_codes: dict[str, int] = {}
         self.shortcuts = shortcuts  # leaves, tails, option loops, counted options (see compile_program)
         self.source = SourceCompiler(self)
+        self.domains = DomainWriter(self.source)  # decisions' domains as statements
 
     def count_writer(self) -> CountWriter:
         """The writer of code that reads hands by face (counts.py), made once the cards are known."""
@@ -207,7 +208,8 @@ class Compiler(Skeleton, Statements):
             elif kind == "turn":
                 data = self.cond_fn(info)
             elif kind == "set":
-                data = _no_locals(self._assign_op(self.p.refs[id(step)], "=", step.expr, step.target))
+                assign = self._assign_src(self.p.refs[id(step)], "=", step.expr, step.target)
+                data = self.statement_function(assign)
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:

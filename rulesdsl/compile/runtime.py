@@ -6,10 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from ..engine.state import (
-    State,
-    rules_message,
-)
+from ..engine.state import State, rules_message
 from ..errors import RulesRuntimeError
 
 Fn = Callable[[State, list], object]
@@ -30,13 +27,11 @@ def _located_part(f: Callable[[State], object], span, number: bool = False) -> C
             if number and v is not None:
                 float(v)
             return v
-        except RulesRuntimeError as e:
-            if e.span is not None:
-                raise
-            raise RulesRuntimeError(rules_message(e), span) from None
         except OverflowError:
             raise RulesRuntimeError("a number too large to take a mean of", span) from None
         except Exception as e:
+            if isinstance(e, RulesRuntimeError) and e.span is not None:
+                raise
             raise RulesRuntimeError(rules_message(e), span) from None
 
     return part
@@ -44,10 +39,6 @@ def _located_part(f: Callable[[State], object], span, number: bool = False) -> C
 
 def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:
     return lambda st: [key(st, seat) for seat in range(n)]
-
-
-def _no_locals(f: Fn) -> Callable[[State], object]:
-    return lambda st: f(st, [])
 
 
 def too_deep(depth: int) -> None:
@@ -108,5 +99,3 @@ def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
     op = owners[i] if 0 <= i < len(owners) else -1
     span = spans[op] if 0 <= op < len(spans) else None
     raise RulesRuntimeError(rules_message(e), span) from None
-
-

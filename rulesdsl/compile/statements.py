@@ -9,47 +9,19 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, DIRECTION, INT, PLAYER, ZONE, elem, is_list
 from ..engine.game import Code, Decision, distinct_plain
-from ..engine.state import (
-    CONTROL,
-    HAND,
-    JUMP,
-    PLAIN,
-    STACKED,
-    TEST,
-)
-from .blocks import (
-    Ask,
-    Branch,
-    Goto,
-    Push,
-    leaf_lines,
-    leaf_run,
-    op_lines,
-    write_leaf_done,
-    write_pop,
-)
+from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
+from .blocks import Ask, Branch, Goto, Push, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
-from .domains import DomainWriter
 from .moves import CardMoves, Writer, _text
-from .runtime import (
-    Fn,
-)
+from .runtime import Fn
 from .source import ST, NoSource, Variant, env_list, naming
-from .tree import (
-    _literal,
-    _may_end,
-)
-
-
-class _Loop:
-    def __init__(self) -> None:
-        self.breaks: list[list[int]] = []
+from .tree import _literal, _may_end
 
 
 class _Builder:
     def __init__(self, code: Code):
         self.code = code
-        self.loops: list[_Loop] = []
+        self.loops: list[list[list[int]]] = []  # per loop, the cells of the jumps to its end
 
     def emit(self, span: ast.Span | None, kind: int, write: Writer) -> int:
         """Add an op. `kind` says what it may return (a CONTROL op may return anything); `write`,
@@ -70,7 +42,6 @@ class Statements(CardMoves, Bounds):
     """The statements of the Compiler (a part of it): the cards' moves in moves.py, the checks
     of what is stored in bounds.py."""
 
-    # ------------------------------------------------------------ statements
     def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str, leaf: bool = False) -> None:
         b = _Builder(self.g.codes[code_id])
         self.unit = unit
@@ -94,13 +65,12 @@ class Statements(CardMoves, Bounds):
         after = b.pc + 1
 
         def write(v: Variant) -> list[str]:
-            new = env_list([self.source.inline(a) for a in args], code.nlocals)
+            srcs = [self.source.inline(a) for a in args]
             lines = [f"st.stack[-1][1] = {after}"] if ends else []
-            if self.g.tails:
-                inlined = leaf_lines(self.g, code.index, [self.source.inline(a) for a in args], self.source)
-                if inlined is not None:
-                    return lines + inlined
-            return [*lines, f"_e = {new}", *leaf_run(self.g, code, 0, "_e")]
+            inlined = leaf_lines(self.g, code.index, srcs, self.source) if self.g.tails else None
+            if inlined is not None:
+                return lines + inlined
+            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, 0, "_e")]
 
         b.emit(span, TEST, write)
 
@@ -124,34 +94,19 @@ class Statements(CardMoves, Bounds):
         for s in body:
             self.stmt(s, b)
 
-    def statement_function(self, write: Writer) -> Fn:
-        """An op's source as a function (st, env), as a machine block would run it alone (for a
-        scenario's `set`, which runs outside the machine)."""
+    def statement_function(self, write: Writer) -> Callable:
+        """An op's source as a function of the state, as a machine block would run it alone with
+        no locals (for a scenario's `set`, which runs outside the machine)."""
         scope: dict[str, object] = {}
-        text = "def op(st, env):\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
+        text = "def op(st):\n    env = []\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
         exec(compile(text, f"<rules {self.g.name} statement>", "exec"), self.source.names, scope)
         return scope["op"]
 
     def s_Let(self, s: ast.Let, b):
-        f = self.expr(s.value)
-        slot = self.p.slots[id(s)]
-        guard = self._guard(s.value, "local")
-        b.emit(s.span, PLAIN, lambda v: self._set_src(self.source.local(slot), s.value, f, guard))
-
-    def _set_src(self, cell: str, e: ast.Expr, f: Fn, guard: Callable | None = None) -> list[str]:
-        """`cell = e`: a search (`first(S where C)`) as a plain loop, anything else in place."""
-        found = self.source.found_lines(e, "_c")
-        value = "_c" if found else self.source.inline(f)
-        if guard is not None:
-            value = f"{self.source.const(guard)}(st, {value})"
-        return [*(found or ()), f"{cell} = {value}"]
+        b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
 
     def s_Assign(self, s: ast.Assign, b):
         b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target))
-
-    def _assign_op(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Fn:
-        """An assignment as a function (st, env), for a scenario's `set`."""
-        return self.statement_function(self._assign_src(ref, op_text, value, target))
 
     def _assign_src(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Writer:
         """The writer of `target op value`: a local, the direction, a counter or a variable (a
@@ -160,22 +115,29 @@ class Statements(CardMoves, Bounds):
         kind = ref[0]
         sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
         g = self.g
-        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, self._target_type(ref))
+        counter = kind in ("counter", "pcounter")
+        declared = INT if counter else self.p.vars[ref[1]].type if kind in ("var", "pvar") else None
+        guard = self._guard(value, "local" if kind == "local" else "stored", op_text, declared)
 
         def wrap(text: str) -> str:
             return f"{self.source.const(guard)}(st, {text})" if guard is not None else text
 
         if kind == "local":
             slot = ref[1]
-            if not sign:
-                return lambda v: self._set_src(self.source.local(slot), value, f, guard)
+            if not sign:  # a search (`first(S where C)`) as a plain loop, anything else in place
+
+                def let(v: Variant) -> list[str]:
+                    found = self.source.found_lines(value, "_c")
+                    stored = wrap("_c" if found else self.source.inline(f))
+                    return [*(found or ()), f"{self.source.local(slot)} = {stored}"]
+
+                return let
             if guard is None:
                 return lambda v: [f"{self.source.local(slot)} += {sign} * {self.source.inline(f)}"]
             return lambda v: [f"{self.source.local(slot)} = "
                               f"{wrap(f'{self.source.local(slot)} + {sign} * {self.source.inline(f)}')}"]
         if kind == "direction":
             return lambda v: [f"st.direction = {self.source.inline(f)}"]
-        counter = kind in ("counter", "pcounter")
         info = (self.p.counters if counter else self.p.vars)[ref[1]]
         base = (g.counter_layout if counter else g.var_layout)[info.name][0]
         owner = ref[2] if kind in ("pcounter", "pvar") else None
@@ -205,14 +167,6 @@ class Statements(CardMoves, Bounds):
 
         return write
 
-    def _target_type(self, ref: tuple) -> str | None:
-        """The declared type of an assignment's counter or variable (None for a local: its value's)."""
-        if ref[0] in ("counter", "pcounter"):
-            return INT
-        if ref[0] in ("var", "pvar"):
-            return self.p.vars[ref[1]].type
-        return None
-
     def s_If(self, s: ast.If, b):
         end_jumps: list[list[int]] = []
         for cond, body in s.branches:
@@ -229,17 +183,18 @@ class Statements(CardMoves, Bounds):
         for cell in end_jumps:
             cell[0] = b.pc
 
-    def _loop_end(self, b: _Builder, top: int, loop: _Loop, span, bounded: bool = False) -> None:
-        """The jump back to a loop's test. A `while` may loop for ever without a decision, so its
-        every round counts against the step budget (`tick`); a `for each` over a list or a
-        `repeat N times` ends by itself, and its rounds are not counted."""
-        if bounded:
-            b.emit(span, JUMP, lambda v: [Goto(top)])
-        else:
-            b.emit(span, JUMP, lambda v: ["st.budget -= 1", "if st.budget < 0: st.tick()", Goto(top)])
-        for cell in loop.breaks:
+    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], s, bounded: bool = False) -> None:
+        """A loop: its test (`test(end)` writes it, given where the loop ends), its body, the jump
+        back. A `while` may loop for ever without a decision, so its every round counts against the
+        step budget (`tick`); a `for each` over a list or a `repeat N times` ends by itself."""
+        end = [0]
+        b.loops.append([end])
+        top = b.emit(test_span, TEST, lambda v: test(end[0]))
+        self.block(s.body, b)
+        count = [] if bounded else ["st.budget -= 1", "if st.budget < 0: st.tick()"]
+        b.emit(s.span, JUMP, lambda v: [*count, Goto(top)])
+        for cell in b.loops.pop():
             cell[0] = b.pc
-        b.loops.pop()
 
     def s_ForEach(self, s: ast.ForEach, b):
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
@@ -260,28 +215,16 @@ class Statements(CardMoves, Bounds):
                     f"{self.source.local(pos_slot)} = 0", *count]
 
         b.emit(s.seq.span, PLAIN, init)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [
+        self._loop(b, s.span, lambda end: [
             f"_r = {self.source.local(pos_slot)}",
-            Branch(f"_r >= len({self.source.local(list_slot)})", end[0]),
+            Branch(f"_r >= len({self.source.local(list_slot)})", end),
             f"{self.source.local(var_slot)} = {self.source.local(list_slot)}[_r]",
             f"{self.source.local(pos_slot)} = _r + 1",
-        ])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span, bounded=True)
+        ], s, bounded=True)
 
     def s_While(self, s: ast.While, b):
         cond = self.part(s.cond)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.cond.span, TEST, lambda v: [Branch(f"not {self.source.inline(cond)}", end[0])])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span)
+        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s)
 
     def s_Repeat(self, s: ast.Repeat, b):
         count = self.expr(s.count)
@@ -299,18 +242,12 @@ class Statements(CardMoves, Bounds):
                     "    if st.budget < 0: st.tick()"]
 
         b.emit(s.count.span, PLAIN, init)
-        loop = _Loop()
-        b.loops.append(loop)
-        end = [0]
-        loop.breaks.append(end)
-        top = b.emit(s.span, TEST, lambda v: [Branch(f"{self.source.local(slot)} <= 0", end[0]),
-                                              f"{self.source.local(slot)} -= 1"])
-        self.block(s.body, b)
-        self._loop_end(b, top, loop, s.span, bounded=True)
+        self._loop(b, s.span, lambda end: [Branch(f"{self.source.local(slot)} <= 0", end),
+                                           f"{self.source.local(slot)} -= 1"], s, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
-        b.loops[-1].breaks.append(cell)
+        b.loops[-1].append(cell)
         b.emit(s.span, JUMP, lambda v: [Goto(cell[0])])
 
     def s_Return(self, s: ast.Return, b):
@@ -321,9 +258,7 @@ class Statements(CardMoves, Bounds):
         slot = self.p.slots[id(s)]
         domain = self.expr(s.domain)
         t = self.type(s.domain)
-        et = elem(t) if is_list(t) else "any"
-        if et == "any":
-            et = INT
+        et = elem(t) if is_list(t) and elem(t) != "any" else INT
         by = self.expr(s.by) if s.by is not None else None
         dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
                        s.optional, et, s.span, s.name, s.pass_label or "pass")
@@ -341,29 +276,16 @@ class Statements(CardMoves, Bounds):
                 try:  # loops that filter, merge and append as they go
                     listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
                 except NoSource:
-                    listed = [
-                        f"_v = {inline(domain)}",
-                        *(["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
-                          if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"]),
-                    ]
-            return [
-                f"_p = {who}",
-                "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                *listed,
-                *(["_v.append(None)"] if s.optional else []),
-            ]
+                    listed = [f"_v = {inline(domain)}", *(
+                        ["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
+                        if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"])]
+            return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
+                    *listed, *(["_v.append(None)"] if s.optional else [])]
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
         b.emit(s.span, CONTROL, lambda v: [
             *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = None"), Ask(dec.index, "_p")])
-
-    @property
-    def domains(self) -> DomainWriter:
-        """Writes decisions' domains as statements for generated functions."""
-        if not hasattr(self, "_domains"):
-            self._domains = DomainWriter(self.source)
-        return self._domains
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
@@ -404,8 +326,7 @@ class Statements(CardMoves, Bounds):
         if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
             self._return(b, s.span)
             return
-        cell = [0]
-        over = [0]
+        cell, over = [0], [0]
         if s.what == "game" and self.unit != "round end":
             label = "game over in a round"  # the round ends with the game: `round end` runs first
             self.end_cells.append(("over", over))
@@ -466,25 +387,18 @@ class Statements(CardMoves, Bounds):
 
     def text_fn(self, e: ast.Expr) -> Fn:
         """A function (st, env) giving the words that show e's value (for a failed `expect`)."""
-        scope: dict[str, object] = {}
-        text = (f"def text(st, env):\n    _x = {self.expr_src(e)}\n"
-                f"    return {self.text_src('_x', self.type(e))}\n")
-        exec(compile(text, f"<rules {self.g.name} text>", "exec"), self.source.names, scope)
-        return scope["text"]
+        x = self.expr_src(e)
+        return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
     def text_src(self, x: str, t: str) -> str:
         """Source of the words that show value x (a name) of type t, as messages show it: a
         player's name, a card's face, yes or no, a list's items joined (none left out)."""
         if is_list(t):
-            return f"', '.join([{self._one_text('_y', elem(t))} for _y in {x} if _y is not None])"
-        return self._one_text(x, t)
-
-    def _one_text(self, x: str, t: str) -> str:
-        g = self.g
+            return f"', '.join([{self.text_src('_y', elem(t))} for _y in {x} if _y is not None])"
         if t == PLAYER:
-            shown = f"{self.source.const(g.names)}[{x}]"
+            shown = f"{self.source.const(self.g.names)}[{x}]"
         elif t == CARD:
-            shown = f"{self.source.const(g.card_text)}[{x}]"
+            shown = f"{self.source.const(self.g.card_text)}[{x}]"
         elif t == BOOL:
             shown = f"('yes' if {x} else 'no')"
         elif t == DIRECTION:

@@ -15,13 +15,10 @@ def _source(files: dict[str, str], span: ast.Span) -> str:
     text = files.get(span.file)
     if text is None or span.line <= 0:
         return ""
-    lines = text.splitlines()
-    if span.end_line == span.line:
-        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
-    first = lines[span.line - 1][span.column - 1 :]
-    middle = lines[span.line : span.end_line - 1]
-    last = lines[span.end_line - 1][: span.end_column - 1]
-    return " ".join(x.strip() for x in [first, *middle, last])
+    lines = text.splitlines()[span.line - 1 : span.end_line]
+    lines[-1] = lines[-1][: span.end_column - 1]  # (the end first: on one line, the start shifts it)
+    lines[0] = lines[0][span.column - 1 :]
+    return lines[0] if len(lines) == 1 else " ".join(x.strip() for x in lines)
 
 
 def _statements(body: tuple[ast.Stmt, ...]):
@@ -58,18 +55,17 @@ def _recursive(procedures: dict) -> set[str]:
     """The procedures that may call themselves, through others or not: a cycle of the call graph."""
     calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
              for name, info in procedures.items()}
-    found = set()
-    for name in procedures:
+
+    def reached(name: str) -> set[str]:
         seen, todo = set(), list(calls[name])
         while todo:
             f = todo.pop()
-            if f == name:
-                found.add(name)
-                break
             if f not in seen and f in calls:
                 seen.add(f)
                 todo.extend(calls[f])
-    return found
+        return seen
+
+    return {name for name in procedures if name in reached(name)}
 
 
 def _literal(src: str) -> int | None:
@@ -106,9 +102,7 @@ def _children(node):
         if isinstance(v, ast.Expr):
             yield v
         elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, ast.Expr):
-                    yield x
+            yield from (x for x in v if isinstance(x, ast.Expr))
 
 
 def _worth_caching(node: ast.Expr, refs: dict) -> bool:
@@ -123,11 +117,4 @@ def _descendants_nodes(node) -> list:
     out = [node]
     for k in _children(node):
         out += _descendants_nodes(k)
-    return out
-
-
-def _descendants(node) -> set[int]:
-    out = {id(node)}
-    for k in _children(node):
-        out |= _descendants(k)
     return out
