@@ -20,17 +20,19 @@ from .source import ST, NoSource
 from .tree import _children
 
 
-def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr] | None:
-    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone) if
-    domain `e` is counted, else None."""
-    if isinstance(e, ast.Where) and _is_values(c, e):
-        inner = e.seq.args[0].obj
-        return "values", c.source.zone_spec(inner.seq), inner, inner.seq
+def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
+    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone, the
+    values' count test (OP, K)) if domain `e` is counted, else None."""
+    found = distinct_attr(c, e.seq) if isinstance(e, ast.Where) else None
+    spec = _countable_zone(c, found[1].seq) if found is not None else None
+    test = _count_test(c, e, found[1], found[0]) if spec is not None else None
+    if test is not None:
+        return "values", spec, found[1], found[1].seq, test
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
     if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
         return None
-    return "cards", spec, where, zone
+    return "cards", spec, where, zone, None
 
 
 def _countable_zone(c, e: ast.Expr) -> int | None:
@@ -63,15 +65,9 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
     return ok(e)
 
 
-def _is_values(c, e: ast.Where) -> bool:
-    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`, C of the item's face?"""
-    found = distinct_attr(c, e.seq)
-    return found is not None and _countable_zone(c, found[1].seq) is not None \
-        and _count_test(c, e, found[1], found[0]) is not None
-
-
 def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
-    """(OP, K) of a values domain's test `count(Z where C and it.x == v) OP K` (either way round)."""
+    """(OP, K) if `e` is `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (either
+    way round), C of the item's face."""
     q = e.cond
     if not (isinstance(q, ast.Binary) and q.op in _SWAP):
         return None
@@ -149,13 +145,13 @@ class CountWriter:
         form = self.c.plan.counted.get(id(e))  # (lower.py: which domains are counted)
         if form is None:
             return None
-        kind, spec, where, zone = form
+        kind, spec, where, zone, test = form
         if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
             return None
         try:
             (zi, made), local = self.c.source.reading(lambda: (
                 self.c.zone_src(zone),
-                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)))
+                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, test, into, pick)))
         except NoSource:
             return None
         if made is None or (not env and local):
@@ -188,12 +184,11 @@ class CountWriter:
         index: dict = {}
         for f in faces:
             index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
-        if one and all(len(fs) == 1 for fs in index.values()):  # (a value, one face: a look-up)
-            table = sc.const(sc.shared(("face by", attr, tuple(faces)), lambda: {k: fs[0] for k, fs in index.items()}))
-            return [f"try: {group} = {table}.get({v})", f"except TypeError: {group} = None"], True
-        table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
-                                   lambda: {k: tuple(fs) for k, fs in index.items()}))
-        return [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"], False
+        one = one and all(len(fs) == 1 for fs in index.values())  # (a value, one face: a look-up)
+        table = sc.const(sc.shared(("face by" if one else "faces by", attr, tuple(faces)),
+                                   lambda: {k: fs[0] if one else tuple(fs) for k, fs in index.items()}))
+        miss = "None" if one else "()"
+        return [f"try: {group} = {table}.get({v}{'' if one else ', ()'})", f"except TypeError: {group} = {miss}"], one
 
     def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
         """The faces held that pass the test, counted, and the card picked (see `find`)."""
@@ -271,13 +266,10 @@ class CountWriter:
             "        if not _qr: break",
         ]
 
-    def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
-        """The values held whose number of cards passes, counted; the pick-th to come is picked."""
+    def values(self, e: ast.Where, inner: ast.Where, test: tuple, into: str, pick: str) -> tuple[list, list] | None:
+        """The values held whose number of cards passes `test`, counted; the pick-th to come is picked."""
         sc = self.c.source
         attr = e.seq.args[0].name
-        test = _count_test(self.c, e, inner, attr)
-        if test is None:
-            return None
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"

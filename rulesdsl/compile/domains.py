@@ -1,8 +1,7 @@
 """A decision's options as plain `for` loops that filter, merge identical cards and append as they
 go: no comprehension (a call each in Python 3.11), no second pass (Game.distinct_cards). Values
-that do not depend on the item are worked out first; terms of a card's test that read only its
-tables are tables made at load, and `T[card] == v` (v known first) a look-up in the set of cards
-whose T is v. All decided on the syntax tree. Forms not handled raise `NoSource`.
+not depending on the item are worked out first; a card's terms reading only its tables are tables
+made at load, `T[card] == v` (v known first) a look-up in the set of cards whose T is v.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
 from .source import ST, NoSource, Src
-from .tree import _children, _descendants_nodes
+from .tree import _descendants_nodes
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
 _NOT = object()  # no literal
@@ -66,18 +65,17 @@ def _keys(values: list | None) -> list | None:
     return values
 
 
+def _refs(c, e: ast.Expr) -> list:
+    return [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
+
+
 def reads(c, e: ast.Expr, slot: int) -> bool:
-    if isinstance(e, ast.Name):
-        return c.p.refs.get(id(e)) == ("local", slot)
-    return any(reads(c, k, slot) for k in _children(e))
+    return ("local", slot) in _refs(c, e)
 
 
 def reads_any_local(c, e: ast.Expr, but: int) -> bool:
     """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    if isinstance(e, ast.Name):
-        ref = c.p.refs.get(id(e))
-        return ref is None or (ref[0] == "local" and ref[1] != but) or ref[0] == "builtin"
-    return any(reads_any_local(c, k, but) for k in _children(e))
+    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in _refs(c, e))
 
 
 def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
@@ -431,7 +429,7 @@ class DomainWriter:
             if t.values is not None:
                 run.append(t)
                 continue
-            more: list[str] = []
+            more: list[str] = []  # (its sets' lines go after those of the terms before it)
             either = self.or_test(t, var, ready, more, pre)
             if either is not None:
                 flush()
