@@ -318,12 +318,12 @@ class DomainWriter:
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
 
     def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
-        """The loop of `S where C`, written while the values worked out before it stand in C."""
+        """The loop of `S where C`, written while the values worked out before it stand in C: over a
+        joined count's keys when they are the values (`distinct(S.x) where count(S and it.x == v)
+        ...`), else over S with C's card terms as look-ups."""
         return self.sc.loop(e, items, lambda inner, hoisted: self.where_loop(e, items, inner, hoisted))[2]
 
     def where_loop(self, e: ast.Where, items: dict[int, str], inner: dict[int, str], hoisted) -> Loop:
-        """each_where's loop: over a joined count's keys when they are the values (`distinct(S.x)
-        where count(S and it.x == v) ...`), else over S with C's card terms as look-ups."""
         sc = self.sc
         slot = self.c.p.slots[id(e)]
         var = inner[slot]
@@ -349,18 +349,13 @@ class DomainWriter:
                 ready.add(name)
         if counted is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
             table, nonnone = counted
-            if own is None:
-                head = f"for {var} in {table}:"
-                return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
-            n = self.fresh("n")  # each key's count comes with it
-            if not pairs:
-                sc.hoisted[id(own)] = Src(n, reads=True)  # (a local: read twice, never fails)
-                try:
-                    cond = sc.src(e.cond, inner)
-                finally:
-                    del sc.hoisted[id(own)]
-            return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond if not pairs else n}:"], 2, var,
-                        True, nonnone, None, scans=scans)
+            head = f"for {var} in {table}:"
+            if own is not None:  # each key's count comes with it, a local (read twice, never fails)
+                n = self.fresh("n")
+                head = f"for {var}, {n} in {table}.items():"
+                with sc.scope({**sc.hoisted, id(own): Src(n, reads=True)}, sc.joins):
+                    cond = n if pairs else sc.src(e.cond, inner)
+            return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
         seq = self.each(e.seq, items, var)
         pre += seq.pre
         lines = list(seq.lines)
