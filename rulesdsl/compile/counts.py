@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
-from .domains import _SWAP, conj, distinct_attr, reads, reads_any_local, terms
+from .domains import conj, distinct_attr, reads, reads_any_local, sides, terms
 from .source import ST, NoSource
 from .tree import _children
 
@@ -68,11 +68,8 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
 def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
     """(OP, K) if `e` is `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (either
     way round), C of the item's face."""
-    q = e.cond
-    if not (isinstance(q, ast.Binary) and q.op in _SWAP):
-        return None
     v_slot = c.p.slots[id(e)]
-    for count, k, op in ((q.left, q.right, q.op), (q.right, q.left, _SWAP[q.op])):
+    for count, op, k in sides(e.cond):
         if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
@@ -81,8 +78,8 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
             continue
         ts = conj(w.cond)
         w_slot = c.p.slots[id(w)]
-        sides = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
-        eqs = [t for t, (x, v) in sides if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
+        found = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
+        eqs = [t for t, (x, v) in found if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -102,9 +99,7 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
 
 def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
     """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
-    if not (isinstance(t, ast.Binary) and t.op == "=="):
-        return None
-    for a, b in ((t.left, t.right), (t.right, t.left)):
+    for a, _, b in sides(t, ("==",)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
                 and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
             return a.name, b

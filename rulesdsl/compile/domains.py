@@ -78,6 +78,13 @@ def reads_any_local(c, e: ast.Expr, but: int) -> bool:
     return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in _refs(c, e))
 
 
+def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
+    if not (isinstance(x, ast.Binary) and x.op in ops):
+        return []
+    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
+
+
 def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
     """(x, S where C) if `e` is `distinct((S where C).x)`, x an attribute."""
     x = e.args[0] if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 else None
@@ -374,10 +381,8 @@ class DomainWriter:
     def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
         """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
         then marks a key seen again (`t[k] = k in t`), one step a card instead of two."""
-        if not isinstance(cond, ast.Binary) or cond.op not in _SWAP:
-            return False
         return any(a is count and op in (">=", ">") and self.sc.known_int(b) == (2 if op == ">=" else 1)
-                   for a, op, b in ((cond.left, cond.op, cond.right), (cond.right, _SWAP[cond.op], cond.left)))
+                   for a, op, b in sides(cond))
 
     def counted(self, e: ast.Expr, joins: dict, items: dict[int, str]) -> tuple[str, bool] | None:
         """A joined count's table whose keys are the values of `e` in order (`distinct((S where C).x)`,
@@ -462,8 +467,7 @@ class DomainWriter:
         if alone and all(ok):
             return "True"
         out = [self.truth(ok, var)] if any(ok) else []
-        every = [True] * self.g.ncards
-        return " or ".join(out + [self.in_set(side, every, var, pre, owner) for side in eqs])
+        return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre, owner) for side in eqs])
 
     def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str], owner: list[str]) -> str:
         """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
@@ -493,10 +497,9 @@ class DomainWriter:
         """(T's value for each card, v's source) if the term is `T == v` or `v == T`, T a value of the
         card alone and v worked out before the loop."""
         x = term.node
-        if not (isinstance(x, ast.Binary) and x.op == "==") or id(x) in self.sc.hoisted \
-                or isinstance(x.right, ast.NoneLit):
+        if id(x) in self.sc.hoisted or (isinstance(x, ast.Binary) and isinstance(x.right, ast.NoneLit)):
             return None
-        for t, v in ((x.left, x.right), (x.right, x.left)):
+        for t, _, v in sides(x, ("==",)):
             if self.ready(v, ready) and any(reads(self.c, t, slot) for slot in term.slots):
                 keys = card_values(self.sc, self.sc.src(t, term.items), term.items[next(iter(term.slots))])
                 if keys is not None:
