@@ -37,14 +37,9 @@ def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, t
 
 def _countable_zone(c, e: ast.Expr) -> int | None:
     """A `hand`-shaped zone that someone sees (cards of one face merge there), as a zone spec."""
-    g = c.g
-    if c.type(e) != ZONE:
-        return None
-    spec = c.source.zone_spec(e)
-    if spec is None:
-        return None
-    base = g.zone_base[spec]
-    return spec if g.zone_shape[base] == HAND and g.zone_vis[base] != HIDDEN else None
+    spec = c.source.zone_spec(e) if c.type(e) == ZONE else None
+    base = c.g.zone_base[spec] if spec is not None else None
+    return spec if base is not None and c.g.zone_shape[base] == HAND and c.g.zone_vis[base] != HIDDEN else None
 
 
 def _face_only(c, e: ast.Expr, slot: int) -> bool:
@@ -138,11 +133,9 @@ class CountWriter:
         `pick` (its place among them). For a chooser who sees the zone's cards (the caller tests
         it); `env`: they may read the unit's locals."""
         form = self.c.plan.counted.get(id(e))  # (lower.py: which domains are counted)
-        if form is None:
+        if form is None or form[1] not in self.g.counted_specs:  # (a zone no turn counts is not counted at all)
             return None
-        kind, spec, where, zone, test = form
-        if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
-            return None
+        kind, _, where, zone, test = form
         try:
             (zi, made), local = self.c.source.reading(lambda: (
                 self.c.zone_src(zone),

@@ -7,6 +7,7 @@ made at load, `T[card] == v` (v known first) a look-up in the set of cards whose
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import NamedTuple
 
 from .. import ast
@@ -52,8 +53,7 @@ def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=No
 
 
 def card_values(sc, src: str, var: str) -> list | None:
-    """The value of `src` for each card as `var` (SourceCompiler.card_values), if each may be a key;
-    worked out once per source."""
+    """The value of `src` for each card as `var`, if each may be a key (worked out once per source)."""
     return sc.shared(("card values", src, var), lambda: _keys(sc.card_values(src, var)))
 
 
@@ -507,8 +507,7 @@ class DomainWriter:
         return None
 
     def inlined(self, t: ast.Expr, items: dict[int, str]) -> tuple[ast.Expr, dict[int, str]] | None:
-        """(body, its locals' names) if `t` is a define applied to loop items that the expression
-        writer writes in place."""
+        """(body, its locals' names) if `t` is a define applied to loop items, written in place."""
         ref = self.c.p.refs.get(id(t)) if isinstance(t, ast.Call) else None
         if ref is None or ref[0] != "define" or id(t) in self.sc.hoisted or (len(ref) > 2 and ref[2] is not None):
             return None
@@ -535,11 +534,9 @@ class DomainWriter:
         the scan filling it (`pairs`: marking keys seen again)."""
         if join is None:
             node = self.sc.hoist_nodes.get(name)
-            if node is not None:
-                try:
+            with suppress(NoSource):  # (not a scan: as the expression writer writes it)
+                if node is not None:
                     return self.scalar(name, node, {}), None
-                except NoSource:
-                    pass
             return [f"{name} = {src}"], None
         sc = self.sc
         count, v = join
