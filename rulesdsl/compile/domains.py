@@ -164,10 +164,9 @@ class Loop:
     def at(self) -> str:
         return "    " * self.depth
 
-    def inside(self, pre, lines, depth, var, unique, nonnone, zone, binds=None, fors=0) -> Loop:
-        """A loop within this one's outer loop (same zone, safety and scans), `fors` more loops."""
-        return Loop(pre, lines, depth, var, unique, nonnone, zone, self.src, self.safe, self.scans, self.head,
-                    self.binds if binds is None else binds, self.fors + fors)
+    def inside(self, lines: list[str], depth: int, **changed) -> Loop:
+        """This loop with `lines` (their inside at `depth`), and what else `changed`."""
+        return Loop(**{**vars(self), "lines": lines, "depth": depth, **changed})
 
 
 class DomainWriter:
@@ -289,8 +288,8 @@ class DomainWriter:
                 at += "    "
             lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
-            return inner.inside(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
-                                fors=1)
+            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec,
+                                fors=inner.fors + 1)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
@@ -299,8 +298,7 @@ class DomainWriter:
             seen = self.fresh("s")
             at = inner.at()
             lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
-            return inner.inside(inner.pre + [f"{seen} = {{}}"], lines, inner.depth + 1, inner.var, True,
-                                inner.nonnone, inner.zone)
+            return inner.inside(lines, inner.depth + 1, pre=[*inner.pre, f"{seen} = {{}}"], unique=True)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) in (ZONE, "list[card]") and e.name in self.g.attrs:
             inner = self.each(e.obj, items, None)
             if not inner.nonnone:
@@ -308,7 +306,8 @@ class DomainWriter:
             table = self.g.attrs[e.name]
             v = self.fresh("a")
             lines = inner.lines + [f"{inner.at()}{v} = {self.sc.const(table)}[{inner.var}]"]
-            return inner.inside(inner.pre, lines, inner.depth, v, False, None not in table, None, inner.binds | {v})
+            return inner.inside(lines, inner.depth, var=v, unique=False, nonnone=None not in table, zone=None,
+                                binds=inner.binds | {v})
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params \
                 and not self.sc.reading(lambda: self.sc.src(e, items))[1]:
@@ -375,8 +374,7 @@ class DomainWriter:
                 or cond
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
-        return Loop(pre, lines, seq.depth + 1, var, seq.unique, seq.nonnone, seq.zone, seq.src, safe,
-                    scans + seq.scans, seq.head, binds, seq.fors)
+        return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
 
     def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
         """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
