@@ -221,12 +221,9 @@ class DomainWriter:
     def merged(self, lp: Loop, chooser: str, item: str, add: str) -> list[str]:
         """Identical cards the chooser knows: one option per face, the first place kept, the card more
         players know preferred (Game.distinct_cards); most often one test (all known alike)."""
-        v = lp.var
-        first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
-        faces = self.sc.const(self.g.card_face)
-        k, kept = self.fresh("k"), self.fresh("p")
+        v, faces = lp.var, self.sc.const(self.g.card_face)
+        first, kn, face, k, kept, kk = (self.fresh(stem) for stem in ("f", "kn", "fc", "k", "p", "kk"))
         lp.pre += [f"{first} = {{}}", f"{kn} = {ST.known}"]
-        kk = self.fresh("kk")
         return [
             f"{face} = {faces}[{v}]",
             f"if {face} not in {first}:",
@@ -390,19 +387,17 @@ class DomainWriter:
             return None
         attr, w = found
         sc = self.sc
-        seq = sc.loop_seq(w, items)
+        seq, slot = sc.loop_seq(w, items), self.c.p.slots[id(w)]
         for name in joins:
             var, their_seq, test, key = sc.join_parts[name]
-            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]":
-                continue
-            mine = " and ".join(f"({sc.src(t, {**items, self.c.p.slots[id(w)]: var})})" for t in conj(w.cond))
-            if mine != test:  # (both written with the same item name)
-                continue
+            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]" \
+                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in conj(w.cond)):
+                continue  # (C written with the same item name as theirs)
             values = self.g.attrs[attr]
             if None not in values:
                 return name, True
             # none among the values, but maybe not among those of the cards that pass C
-            passing = self.truths(mine, var)
+            passing = self.truths(test, var)
             return name, passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
         return None
 
