@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
+from functools import cache
 from typing import NamedTuple
 
 from .. import ast
@@ -564,9 +565,9 @@ class DomainWriter:
             ind = "    " if ts else ""
             return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(key, at)}", *(ind + a for a in add)]
 
-        written = {key_var: body(key_var)}
-        return [f"{name} = {{}}", *more], Scan(seq, key_var, lambda i: written[i] if i in written
-                                        else written.setdefault(i, body(i)))
+        write = cache(body)
+        write(key_var)  # (now: the sets its test reads are found in `more`, for any item's name)
+        return [f"{name} = {{}}", *more], Scan(seq, key_var, write)
 
     def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
         """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
