@@ -15,34 +15,31 @@ from __future__ import annotations
 from .. import ast
 from ..checker import ZONE
 from ..engine.state import HAND, HIDDEN
-from .domains import _SWAP, conj, distinct_attr, reads, reads_any_local, terms
+from .domains import conj, distinct_attr, reads, reads_any_local, sides, terms
 from .source import ST, NoSource
 from .tree import _children
 
 
-def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr] | None:
-    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone) if
-    domain `e` is counted, else None."""
-    if isinstance(e, ast.Where) and _is_values(c, e):
-        inner = e.seq.args[0].obj
-        return "values", c.source.zone_spec(inner.seq), inner, inner.seq
+def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
+    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone, the
+    values' count test (OP, K)) if domain `e` is counted, else None."""
+    found = distinct_attr(c, e.seq) if isinstance(e, ast.Where) else None
+    spec = _countable_zone(c, found[1].seq) if found is not None else None
+    test = _count_test(c, e, found[1], found[0]) if spec is not None else None
+    if test is not None:
+        return "values", spec, found[1], found[1].seq, test
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
     if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
         return None
-    return "cards", spec, where, zone
+    return "cards", spec, where, zone, None
 
 
 def _countable_zone(c, e: ast.Expr) -> int | None:
     """A `hand`-shaped zone that someone sees (cards of one face merge there), as a zone spec."""
-    g = c.g
-    if c.type(e) != ZONE:
-        return None
-    spec = c.source.zone_spec(e)
-    if spec is None:
-        return None
-    base = g.zone_base[spec]
-    return spec if g.zone_shape[base] == HAND and g.zone_vis[base] != HIDDEN else None
+    spec = c.source.zone_spec(e) if c.type(e) == ZONE else None
+    base = c.g.zone_base[spec] if spec is not None else None
+    return spec if base is not None and c.g.zone_shape[base] == HAND and c.g.zone_vis[base] != HIDDEN else None
 
 
 def _face_only(c, e: ast.Expr, slot: int) -> bool:
@@ -63,20 +60,11 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
     return ok(e)
 
 
-def _is_values(c, e: ast.Where) -> bool:
-    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`, C of the item's face?"""
-    found = distinct_attr(c, e.seq)
-    return found is not None and _countable_zone(c, found[1].seq) is not None \
-        and _count_test(c, e, found[1], found[0]) is not None
-
-
 def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
-    """(OP, K) of a values domain's test `count(Z where C and it.x == v) OP K` (either way round)."""
-    q = e.cond
-    if not (isinstance(q, ast.Binary) and q.op in _SWAP):
-        return None
+    """(OP, K) if `e` is `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (either
+    way round), C of the item's face."""
     v_slot = c.p.slots[id(e)]
-    for count, k, op in ((q.left, q.right, q.op), (q.right, q.left, _SWAP[q.op])):
+    for count, op, k in sides(e.cond):
         if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
@@ -85,8 +73,8 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
             continue
         ts = conj(w.cond)
         w_slot = c.p.slots[id(w)]
-        sides = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
-        eqs = [t for t, (x, v) in sides if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
+        found = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
+        eqs = [t for t, (x, v) in found if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -106,9 +94,7 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
 
 def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
     """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
-    if not (isinstance(t, ast.Binary) and t.op == "=="):
-        return None
-    for a, b in ((t.left, t.right), (t.right, t.left)):
+    for a, _, b in sides(t, ("==",)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
                 and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
             return a.name, b
@@ -147,15 +133,13 @@ class CountWriter:
         `pick` (its place among them). For a chooser who sees the zone's cards (the caller tests
         it); `env`: they may read the unit's locals."""
         form = self.c.plan.counted.get(id(e))  # (lower.py: which domains are counted)
-        if form is None:
+        if form is None or form[1] not in self.g.counted_specs:  # (a zone no turn counts is not counted at all)
             return None
-        kind, spec, where, zone = form
-        if spec not in self.g.counted_specs:  # (a zone that no turn counts is not counted at all)
-            return None
+        kind, _, where, zone, test = form
         try:
             (zi, made), local = self.c.source.reading(lambda: (
                 self.c.zone_src(zone),
-                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, into, pick)))
+                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, test, into, pick)))
         except NoSource:
             return None
         if made is None or (not env and local):
@@ -188,12 +172,11 @@ class CountWriter:
         index: dict = {}
         for f in faces:
             index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
-        if one and all(len(fs) == 1 for fs in index.values()):  # (a value, one face: a look-up)
-            table = sc.const(sc.shared(("face by", attr, tuple(faces)), lambda: {k: fs[0] for k, fs in index.items()}))
-            return [f"try: {group} = {table}.get({v})", f"except TypeError: {group} = None"], True
-        table = sc.const(sc.shared(("faces by", attr, tuple(faces)),
-                                   lambda: {k: tuple(fs) for k, fs in index.items()}))
-        return [f"try: {group} = {table}.get({v}, ())", f"except TypeError: {group} = ()"], False
+        one = one and all(len(fs) == 1 for fs in index.values())  # (a value, one face: a look-up)
+        table = sc.const(sc.shared(("face by" if one else "faces by", attr, tuple(faces)),
+                                   lambda: {k: fs[0] if one else tuple(fs) for k, fs in index.items()}))
+        miss = "None" if one else "()"
+        return [f"try: {group} = {table}.get({v}{'' if one else ', ()'})", f"except TypeError: {group} = {miss}"], one
 
     def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
         """The faces held that pass the test, counted, and the card picked (see `find`)."""
@@ -271,13 +254,10 @@ class CountWriter:
             "        if not _qr: break",
         ]
 
-    def values(self, e: ast.Where, inner: ast.Where, into: str, pick: str) -> tuple[list[str], list[str]] | None:
-        """The values held whose number of cards passes, counted; the pick-th to come is picked."""
+    def values(self, e: ast.Where, inner: ast.Where, test: tuple, into: str, pick: str) -> tuple[list, list] | None:
+        """The values held whose number of cards passes `test`, counted; the pick-th to come is picked."""
         sc = self.c.source
         attr = e.seq.args[0].name
-        test = _count_test(self.c, e, inner, attr)
-        if test is None:
-            return None
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"

@@ -1,13 +1,14 @@
 """A decision's options as plain `for` loops that filter, merge identical cards and append as they
 go: no comprehension (a call each in Python 3.11), no second pass (Game.distinct_cards). Values
-that do not depend on the item are worked out first; terms of a card's test that read only its
-tables are tables made at load, and `T[card] == v` (v known first) a look-up in the set of cards
-whose T is v. All decided on the syntax tree. Forms not handled raise `NoSource`.
+not depending on the item are worked out first; a card's terms reading only its tables are tables
+made at load, `T[card] == v` (v known first) a look-up in the set of cards whose T is v.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
+from functools import cache
 from typing import NamedTuple
 
 from .. import ast
@@ -15,7 +16,7 @@ from ..checker import CARD, ZONE
 from ..engine.game import distinct_plain
 from ..engine.state import GRID, HAND
 from .source import ST, NoSource, Src
-from .tree import _children, _descendants_nodes
+from .tree import _descendants_nodes
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
 _NOT = object()  # no literal
@@ -53,8 +54,7 @@ def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=No
 
 
 def card_values(sc, src: str, var: str) -> list | None:
-    """The value of `src` for each card as `var` (SourceCompiler.card_values), if each may be a key;
-    worked out once per source."""
+    """The value of `src` for each card as `var`, if each may be a key (worked out once per source)."""
     return sc.shared(("card values", src, var), lambda: _keys(sc.card_values(src, var)))
 
 
@@ -66,18 +66,24 @@ def _keys(values: list | None) -> list | None:
     return values
 
 
+def _refs(c, e: ast.Expr) -> list:
+    return [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
+
+
 def reads(c, e: ast.Expr, slot: int) -> bool:
-    if isinstance(e, ast.Name):
-        return c.p.refs.get(id(e)) == ("local", slot)
-    return any(reads(c, k, slot) for k in _children(e))
+    return ("local", slot) in _refs(c, e)
 
 
 def reads_any_local(c, e: ast.Expr, but: int) -> bool:
     """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    if isinstance(e, ast.Name):
-        ref = c.p.refs.get(id(e))
-        return ref is None or (ref[0] == "local" and ref[1] != but) or ref[0] == "builtin"
-    return any(reads_any_local(c, k, but) for k in _children(e))
+    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in _refs(c, e))
+
+
+def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
+    if not (isinstance(x, ast.Binary) and x.op in ops):
+        return []
+    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
 
 
 def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
@@ -159,10 +165,9 @@ class Loop:
     def at(self) -> str:
         return "    " * self.depth
 
-    def inside(self, pre, lines, depth, var, unique, nonnone, zone, binds=None, fors=0) -> Loop:
-        """A loop within this one's outer loop (same zone, safety and scans), `fors` more loops."""
-        return Loop(pre, lines, depth, var, unique, nonnone, zone, self.src, self.safe, self.scans, self.head,
-                    self.binds if binds is None else binds, self.fors + fors)
+    def inside(self, lines: list[str], depth: int, **changed) -> Loop:
+        """This loop with `lines` (their inside at `depth`), and what else `changed`."""
+        return Loop(**{**vars(self), "lines": lines, "depth": depth, **changed})
 
 
 class DomainWriter:
@@ -217,12 +222,9 @@ class DomainWriter:
     def merged(self, lp: Loop, chooser: str, item: str, add: str) -> list[str]:
         """Identical cards the chooser knows: one option per face, the first place kept, the card more
         players know preferred (Game.distinct_cards); most often one test (all known alike)."""
-        v = lp.var
-        first, kn, face = self.fresh("f"), self.fresh("kn"), self.fresh("fc")
-        faces = self.sc.const(self.g.card_face)
-        k, kept = self.fresh("k"), self.fresh("p")
+        v, faces = lp.var, self.sc.const(self.g.card_face)
+        first, kn, face, k, kept, kk = (self.fresh(stem) for stem in ("f", "kn", "fc", "k", "p", "kk"))
         lp.pre += [f"{first} = {{}}", f"{kn} = {ST.known}"]
-        kk = self.fresh("kk")
         return [
             f"{face} = {faces}[{v}]",
             f"if {face} not in {first}:",
@@ -284,8 +286,8 @@ class DomainWriter:
                 at += "    "
             lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
-            return inner.inside(inner.pre, lines, len(at) // 4 + 2, v, inner.unique, True, None if hand else spec,
-                                fors=1)
+            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec,
+                                fors=inner.fors + 1)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
@@ -294,8 +296,7 @@ class DomainWriter:
             seen = self.fresh("s")
             at = inner.at()
             lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
-            return inner.inside(inner.pre + [f"{seen} = {{}}"], lines, inner.depth + 1, inner.var, True,
-                                inner.nonnone, inner.zone)
+            return inner.inside(lines, inner.depth + 1, pre=[*inner.pre, f"{seen} = {{}}"], unique=True)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) in (ZONE, "list[card]") and e.name in self.g.attrs:
             inner = self.each(e.obj, items, None)
             if not inner.nonnone:
@@ -303,7 +304,8 @@ class DomainWriter:
             table = self.g.attrs[e.name]
             v = self.fresh("a")
             lines = inner.lines + [f"{inner.at()}{v} = {self.sc.const(table)}[{inner.var}]"]
-            return inner.inside(inner.pre, lines, inner.depth, v, False, None not in table, None, inner.binds | {v})
+            return inner.inside(lines, inner.depth, var=v, unique=False, nonnone=None not in table, zone=None,
+                                binds=inner.binds | {v})
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params \
                 and not self.sc.reading(lambda: self.sc.src(e, items))[1]:
@@ -320,12 +322,12 @@ class DomainWriter:
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
 
     def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
-        """The loop of `S where C`, written while the values worked out before it stand in C."""
+        """The loop of `S where C`, written while the values worked out before it stand in C: over a
+        joined count's keys when they are the values (`distinct(S.x) where count(S and it.x == v)
+        ...`), else over S with C's card terms as look-ups."""
         return self.sc.loop(e, items, lambda inner, hoisted: self.where_loop(e, items, inner, hoisted))[2]
 
     def where_loop(self, e: ast.Where, items: dict[int, str], inner: dict[int, str], hoisted) -> Loop:
-        """each_where's loop: over a joined count's keys when they are the values (`distinct(S.x)
-        where count(S and it.x == v) ...`), else over S with C's card terms as look-ups."""
         sc = self.sc
         slot = self.c.p.slots[id(e)]
         var = inner[slot]
@@ -351,18 +353,13 @@ class DomainWriter:
                 ready.add(name)
         if counted is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
             table, nonnone = counted
-            if own is None:
-                head = f"for {var} in {table}:"
-                return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
-            n = self.fresh("n")  # each key's count comes with it
-            if not pairs:
-                sc.hoisted[id(own)] = Src(n, reads=True)  # (a local: read twice, never fails)
-                try:
-                    cond = sc.src(e.cond, inner)
-                finally:
-                    del sc.hoisted[id(own)]
-            return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond if not pairs else n}:"], 2, var,
-                        True, nonnone, None, scans=scans)
+            head = f"for {var} in {table}:"
+            if own is not None:  # each key's count comes with it, a local (read twice, never fails)
+                n = self.fresh("n")
+                head = f"for {var}, {n} in {table}.items():"
+                with sc.scope({**sc.hoisted, id(own): Src(n, reads=True)}, sc.joins):
+                    cond = n if pairs else sc.src(e.cond, inner)
+            return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
         seq = self.each(e.seq, items, var)
         pre += seq.pre
         lines = list(seq.lines)
@@ -375,16 +372,13 @@ class DomainWriter:
                 or cond
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
-        return Loop(pre, lines, seq.depth + 1, var, seq.unique, seq.nonnone, seq.zone, seq.src, safe,
-                    scans + seq.scans, seq.head, binds, seq.fors)
+        return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
 
     def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
         """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
         then marks a key seen again (`t[k] = k in t`), one step a card instead of two."""
-        if not isinstance(cond, ast.Binary) or cond.op not in _SWAP:
-            return False
         return any(a is count and op in (">=", ">") and self.sc.known_int(b) == (2 if op == ">=" else 1)
-                   for a, op, b in ((cond.left, cond.op, cond.right), (cond.right, _SWAP[cond.op], cond.left)))
+                   for a, op, b in sides(cond))
 
     def counted(self, e: ast.Expr, joins: dict, items: dict[int, str]) -> tuple[str, bool] | None:
         """A joined count's table whose keys are the values of `e` in order (`distinct((S where C).x)`,
@@ -394,19 +388,17 @@ class DomainWriter:
             return None
         attr, w = found
         sc = self.sc
-        seq = sc.loop_seq(w, items)
+        seq, slot = sc.loop_seq(w, items), self.c.p.slots[id(w)]
         for name in joins:
             var, their_seq, test, key = sc.join_parts[name]
-            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]":
-                continue
-            mine = " and ".join(f"({sc.src(t, {**items, self.c.p.slots[id(w)]: var})})" for t in conj(w.cond))
-            if mine != test:  # (both written with the same item name)
-                continue
+            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]" \
+                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in conj(w.cond)):
+                continue  # (C written with the same item name as theirs)
             values = self.g.attrs[attr]
             if None not in values:
                 return name, True
             # none among the values, but maybe not among those of the cards that pass C
-            passing = self.truths(mine, var)
+            passing = self.truths(test, var)
             return name, passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
         return None
 
@@ -431,7 +423,7 @@ class DomainWriter:
             if t.values is not None:
                 run.append(t)
                 continue
-            more: list[str] = []
+            more: list[str] = []  # (its sets' lines go after those of the terms before it)
             either = self.or_test(t, var, ready, more, pre)
             if either is not None:
                 flush()
@@ -469,8 +461,7 @@ class DomainWriter:
         if alone and all(ok):
             return "True"
         out = [self.truth(ok, var)] if any(ok) else []
-        every = [True] * self.g.ncards
-        return " or ".join(out + [self.in_set(side, every, var, pre, owner) for side in eqs])
+        return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre, owner) for side in eqs])
 
     def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str], owner: list[str]) -> str:
         """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
@@ -500,10 +491,9 @@ class DomainWriter:
         """(T's value for each card, v's source) if the term is `T == v` or `v == T`, T a value of the
         card alone and v worked out before the loop."""
         x = term.node
-        if not (isinstance(x, ast.Binary) and x.op == "==") or id(x) in self.sc.hoisted \
-                or isinstance(x.right, ast.NoneLit):
+        if id(x) in self.sc.hoisted or (isinstance(x, ast.Binary) and isinstance(x.right, ast.NoneLit)):
             return None
-        for t, v in ((x.left, x.right), (x.right, x.left)):
+        for t, _, v in sides(x, ("==",)):
             if self.ready(v, ready) and any(reads(self.c, t, slot) for slot in term.slots):
                 keys = card_values(self.sc, self.sc.src(t, term.items), term.items[next(iter(term.slots))])
                 if keys is not None:
@@ -511,8 +501,7 @@ class DomainWriter:
         return None
 
     def inlined(self, t: ast.Expr, items: dict[int, str]) -> tuple[ast.Expr, dict[int, str]] | None:
-        """(body, its locals' names) if `t` is a define applied to loop items that the expression
-        writer writes in place."""
+        """(body, its locals' names) if `t` is a define applied to loop items, written in place."""
         ref = self.c.p.refs.get(id(t)) if isinstance(t, ast.Call) else None
         if ref is None or ref[0] != "define" or id(t) in self.sc.hoisted or (len(ref) > 2 and ref[2] is not None):
             return None
@@ -539,11 +528,9 @@ class DomainWriter:
         the scan filling it (`pairs`: marking keys seen again)."""
         if join is None:
             node = self.sc.hoist_nodes.get(name)
-            if node is not None:
-                try:
+            with suppress(NoSource):  # (not a scan: as the expression writer writes it)
+                if node is not None:
                     return self.scalar(name, node, {}), None
-                except NoSource:
-                    pass
             return [f"{name} = {src}"], None
         sc = self.sc
         count, v = join
@@ -578,9 +565,9 @@ class DomainWriter:
             ind = "    " if ts else ""
             return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(key, at)}", *(ind + a for a in add)]
 
-        written = {key_var: body(key_var)}
-        return [f"{name} = {{}}", *more], Scan(seq, key_var, lambda i: written[i] if i in written
-                                        else written.setdefault(i, body(i)))
+        write = cache(body)
+        write(key_var)  # (now: the sets its test reads are found in `more`, for any item's name)
+        return [f"{name} = {{}}", *more], Scan(seq, key_var, write)
 
     def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
         """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
