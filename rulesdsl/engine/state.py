@@ -311,7 +311,11 @@ class State(Machine, CardPrimitives, HiddenCards):
         s.step_limit = self.step_limit
         s.budget = self.step_limit
         s._texts = self._texts
-        s.at_rest()
+        s.pick = None  # (at_rest's fields, set without a call: clone is hot)
+        s.stop = -1
+        s.counts = []
+        s.draw = None
+        s.free = 0
         if self.game.holds_cardlists:
             s._realias(self.zones)
         return s
