@@ -31,8 +31,7 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     a call, a return, an `end`) ends the block, and the machine saves the position after it. An
     early return's target is written in place too, under its `if`, when it is short (a tail): the
     other way of an `if`, the next round of a loop. Returns the function, the position after its
-    last op, and the op of each line of its body (for errors). Source Python refuses is a fault of
-    the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
+    last op, and the op of each line of its body (for errors).
     """
     code = game.codes[code_id]
     # A block that is a frame's (not a leaf's) records where its frame goes on itself, and loops
@@ -45,14 +44,20 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
     if lay.looped[0]:
         lines, owners = ["while True:", *(f"    {line}" for line in lines)], [owners[0], *owners]
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
-    scope: dict[str, object] = {}
+    return defined(text, f"{code.name} @{pc}", game.namespace), k, owners
+
+
+def defined(text: str, where: str, names: dict) -> Callable:
+    """The one function `text` defines, its globals `names`. Source Python refuses is a fault of
+    the writers, never of the rules: its SyntaxError goes up as it is, with the text."""
     try:
-        compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
+        compiled = compile(text, f"<rules {where}>", "exec")
     except SyntaxError as e:
-        e.add_note(f"(an internal error: the block written for {code.name} @{pc})\n{text}")
+        e.add_note(f"(an internal error: the source written for {where})\n{text}")
         raise
-    exec(compiled, game.namespace, scope)
-    return scope["block"], k, owners
+    scope: dict[str, object] = {}
+    exec(compiled, names, scope)
+    return next(iter(scope.values()))
 
 
 def op_lines(write) -> list[Item]:
@@ -252,8 +257,6 @@ def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[s
             lines, by = [item], [owner]
         elif isinstance(item, Branch):
             lines, by = _branch(lay, item, owner)
-        elif isinstance(item, Ask):
-            lines, by = _ask(lay, item, owner)
         else:
             lines = [item.ind + x for x in _exit(lay, item, owner)]
             by = [owner] * len(lines)
@@ -276,7 +279,11 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
         # A block that knows where its frame goes on records it itself, in the caller's frame.
         back = f"st.stack[-2][1] = {owner + 1}; return {STACKED}" if lay.kept else f"return {RELOAD}"
         return [f"st.stack.append({item.frame})", back]
-    assert isinstance(item, Halt)
+    if isinstance(item, Ask):  # (the state waits; in a playout, the machine's loop answers it)
+        asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
+        if not lay.kept:
+            return [asked, f"return {SUSPEND}"]
+        return [f"{asked}; st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
     return [f"st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
 
 
@@ -303,28 +310,13 @@ def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int
     """`if test:` and the way to `to`: the code from there written in place when it is short (a
     tail: the other way of an `if`, the next round of a loop), else a jump."""
     ind = item.ind
-    tail = _tail(lay, item.to, replace(lay, tails=lay.tails - 1)) if not item.first and lay.tails > 0 else None
-    if tail is not None:
-        return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail[0])], [owner, *tail[1]]
+    if not item.first and lay.tails > 0:
+        tail, owners, _ = _region(lay.game, lay.code_id, item.to)
+        if _size(tail) <= MAX_TAIL:
+            lines, owners = _written(replace(lay, tails=lay.tails - 1), tail, owners)
+            return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in lines)], [owner, *owners]
     first = f"{item.first}; " if item.first else ""
     return [f"{ind}if {item.test}: {first}{_jump(lay, item.to)}"], [owner]
-
-
-def _ask(lay: _Layout, item: Ask, owner: int) -> tuple[list[str], list[int]]:
-    """A decision: recorded (with the frame's position, where the block keeps it), and the state
-    waits; in a playout, the machine's loop answers it (Machine._advance)."""
-    if lay.leaf:
-        raise _NoInline
-    asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
-    if not lay.kept:
-        return [item.ind + asked, f"{item.ind}return {SUSPEND}"], [owner] * 2
-    return [f"{item.ind}{asked}; st.stack[-1][1] = {owner + 1}", f"{item.ind}return {SUSPENDED}"], [owner] * 2
-
-
-def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] | None:
-    """The code from t, written in the layout `inner` (in place of a jump there), if it is short."""
-    tl, to, _ = _region(lay.game, lay.code_id, t)
-    return _written(inner, tl, to) if _size(tl) <= MAX_TAIL else None
 
 
 def write_pop(v: Variant) -> list[Item]:

@@ -12,7 +12,7 @@ from ..engine.state import (
     TEST,
     State,
 )
-from .blocks import Ask, Branch, Goto, Halt, Item, Push
+from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
 from .runtime import (
     _every_seat,
@@ -37,7 +37,7 @@ class Skeleton:
                     return
                 b.emit(None, CONTROL, lambda v: [Push(f"[{code_id}, 0, {env_list([], nlocals)}]")])
 
-        labels: dict[str, int] = {}
+        labels: dict[str, int] = {}  # where `end turn/round/game` and the end checks go on
         maybe("setup")
         labels["round"] = b.pc
         # Where a run of rounds or turns with no decision is reported (the step budget): the hook
@@ -54,34 +54,28 @@ class Skeleton:
         maybe("turn start")
         main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
             self._action_parts()
-        labels["after action"] = b.pc
-        g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
-        self.turn_region = (labels["turn"] + 1, labels["after action"])
+        labels["after action"] = g.turn_resume = b.pc  # (code 0's place while a turn's action is asked)
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]
         round_ends = [self.cond_fn(x) for x in p.round_ends]
-        over_cell, round_over_cell, mid_cell = [0], [0], [0]
 
-        def check(infos, fns, cell) -> None:
-            """A TEST op: if one of the ends holds, go to the cell's place (its parts locate an error)."""
+        def check(infos, fns, label: str) -> None:
+            """A TEST op: if one of the ends holds, go on at the label (its parts locate an error)."""
             if infos:
-                at = b.emit(None, TEST, lambda v: [Branch(self.fresh(info), cell[0]) for info in infos])
+                at = b.emit(None, TEST, lambda v: [Branch(self.fresh(info), labels[label]) for info in infos])
                 main.parts[at] = [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
 
-        def goto(label: int) -> None:
-            b.emit(None, JUMP, lambda v: [Goto(label)])
-
         # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
-        check(p.game_ends, game_ends, mid_cell)
-        check(p.round_ends, round_ends, round_over_cell)
-        goto(labels["turn"])
-        labels["round over"] = round_over_cell[0] = b.pc
+        check(p.game_ends, game_ends, "game over in a round")
+        check(p.round_ends, round_ends, "round over")
+        b.emit(None, JUMP, lambda v, to=labels["turn"]: [Goto(to)])
+        labels["round over"] = b.pc
         maybe("round end")
-        check(p.game_ends, game_ends, over_cell)
-        goto(labels["round"])
-        labels["game over in a round"] = mid_cell[0] = b.pc
+        check(p.game_ends, game_ends, "over")
+        b.emit(None, JUMP, lambda v, to=labels["round"]: [Goto(to)])
+        labels["game over in a round"] = b.pc
         maybe("round end")
-        labels["over"] = over_cell[0] = b.pc
+        labels["over"] = b.pc
         maybe("game end")
         rank_parts = [(_every_seat(self.rank_fn(info), self.n), info.expr.span) for _, info in p.rank]
         if p.winners is not None:
@@ -90,7 +84,7 @@ class Skeleton:
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]
-        self.turn_cell[0], self.turn_cell[1] = self.turn_region
+        self.turn_cell[:] = labels["turn"] + 1, labels["after action"]
 
     def _next_turn(self, v: Variant) -> list[str]:
         """A new turn, counted against the step budget (see next_seat)."""
@@ -138,18 +132,8 @@ class Skeleton:
     def _turn_options_fn(self) -> Callable[[State], list]:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
-        g = self.g
-        lines = self.turn_options_lines()
-        scope: dict[str, object] = {}
-        text = "\n".join(lines) + "\n"
-        try:
-            code = compile(text, f"<rules {g.name} turn options>", "exec")
-        except SyntaxError as e:
-            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
-            raise
-        exec(code, self.source.names, scope)
-        self.turn_option_lines = lines
-        return scope["turn_options"]
+        self.turn_option_lines = self.turn_options_lines()
+        return defined("\n".join(self.turn_option_lines) + "\n", f"{self.g.name} turn options", self.source.names)
 
     @staticmethod
     def turn_options_in_place(lines: list[str]) -> list[str] | None:
