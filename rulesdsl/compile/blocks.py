@@ -6,15 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..engine.state import (
-    CONTROL,
-    JUMP,
-    LEAF_DONE,
-    RELOAD,
-    STACKED,
-    SUSPEND,
-    SUSPENDED,
-)
+from ..engine.state import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
 from .source import ENV, Logged, Naming, Variant, named
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one

@@ -5,18 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine.game import ActionRt, Code, distinct_plain
-from ..engine.state import (
-    CONTROL,
-    JUMP,
-    PLAIN,
-    TEST,
-    State,
-)
+from ..engine.state import CONTROL, JUMP, PLAIN, TEST, State
 from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
-from .runtime import (
-    _every_seat,
-)
+from .runtime import _every_seat
 from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
 
@@ -116,17 +108,14 @@ class Skeleton:
         return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
 
     def _action_parts(self) -> list:
-        """Each action's `when` and the list of its leading `choose`, to locate an error in the
-        turn's options (Code.parts)."""
+        """Each action's `when` and its leading `choose`'s list, to locate an error in the turn's
+        options (Code.parts)."""
         out = []
         for a, info in zip(self.g.actions, self.p.actions, strict=True):
-            def part(st, f, nlocals=a.nlocals):
-                return f(st, [None] * nlocals)
-
             if a.cond is not None:
-                out.append((lambda st, f=a.cond, part=part: part(st, f), info.cond.span))
+                out.append((lambda st, f=a.cond, n=a.nlocals: f(st, [None] * n), info.cond.span))
             if a.lead is not None:
-                out.append((lambda st, f=a.lead.domain, part=part: part(st, f), info.body[0].domain.span))
+                out.append((lambda st, f=a.lead.domain, n=a.nlocals: f(st, [None] * n), info.body[0].domain.span))
         return out
 
     def _turn_options_fn(self) -> Callable[[State], list]:
@@ -145,11 +134,10 @@ class Skeleton:
     def turn_options_lines(self) -> list[str]:
         """The turn-options function's lines, in the naming being written (the straight writer's
         game loop writes its body in place)."""
-        g = self.g
         inline = self.source.inline
         lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
-        for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
+        for ai, (a, info) in enumerate(zip(self.g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)
             if plan is not None:
                 run.append(plan)
@@ -158,11 +146,10 @@ class Skeleton:
             run = []
 
             def write(a=a, ai=ai, info=info) -> list[str]:
-                ind = "    " if a.cond is not None else ""
                 cond = [f"if {inline(a.cond)}:"] if a.cond is not None else []
-                if a.lead is None:
-                    return [*cond, f"{ind}opts.append(({ai}, None))"]
-                return [*cond, *(ind + line for line in self.lead_options(a, info, "opts", f"({ai}, {{v}})"))]
+                opts = [f"opts.append(({ai}, None))"] if a.lead is None \
+                    else self.lead_options(a, info, "opts", f"({ai}, {{v}})")
+                return [*cond, *(("    " if cond else "") + line for line in opts)]
 
             body, reads = self.source.reading(write)
             if reads:
@@ -174,8 +161,7 @@ class Skeleton:
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as
-        `item` (a format with {v}) makes it, in the turn's order (for the turn's options, and the
-        straight writer's picked action)."""
+        `item` (a format with {v}) makes it, in the turn's order."""
         fn = self.distinct_fn(a.lead)
         try:  # loops that filter, merge and append as they go
             return self.domains.options(info.body[0].domain, fn, "me", target, item)
@@ -188,7 +174,7 @@ class Skeleton:
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
-        run with other actions' (its other lines stay in its turn)."""
+        run with other actions'."""
         if a.cond is not None or not self.shortcuts:
             return None
         if a.lead is None:
@@ -198,14 +184,12 @@ class Skeleton:
                 lambda: self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})"))
         except NoSource:
             return None
-        if reads:
-            return None  # it reads the action's locals
-        return plan
+        return None if reads else plan  # (one that reads the action's locals stays in its turn)
 
     def game_over(self, v: Variant) -> list[str]:
-        """The end of a game (ranking, winners, the state's last fields): each seat's rank keys
-        and the winners written out, the expressions in place."""
-        g, p, n = self.g, self.p, self.n
+        """The game's end: each seat's rank keys and the winners written out, then the state's last
+        fields."""
+        p, n = self.p, self.n
         inline = self.source.inline
         # Each expression gets locals of its own, as rank_fn's and cond_fn's calls do (the
         # block's own are not read again: the game ends here).
@@ -214,12 +198,11 @@ class Skeleton:
         if fns:
             for seat in range(n):
                 for k, (order, info, f) in enumerate(fns):
-                    neg = "" if order == "lowest" else "-"
                     lines += [f"env = {env_list([], info.nlocals)}", f"env[{info.it_slot}] = {seat}",
                               f"_v = {inline(f)}",
-                              f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
-                parts = [f"_a{seat}_{k}" for k in range(len(fns))]
-                lines.append(f"_a{seat} = {parts[0]}" if len(parts) == 1 else f"_a{seat} = ({', '.join(parts)})")
+                              f"_a{seat}_{k} = {'' if order == 'lowest' else '-'}(int(_v) if _v is not None else 0)"]
+                keys = f"_a{seat}_0" if len(fns) == 1 else f"({', '.join(f'_a{seat}_{k}' for k in range(len(fns)))})"
+                lines.append(f"_a{seat} = {keys}")
             ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
             lines.append(f"ranking = [{', '.join(ranks)}]")
         if p.winners is not None:
@@ -228,11 +211,10 @@ class Skeleton:
             if not fns:
                 lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
         elif fns:
-            lines.append("winners = []")
-            lines += [f"if ranking[{s}] == 1: winners.append({s})" for s in range(n)]
+            lines += ["winners = []", *(f"if ranking[{s}] == 1: winners.append({s})" for s in range(n))]
         else:
             lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
-        names = self.source.const(g.names)
+        names = self.source.const(self.g.names)
         log = v.logged(f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
                        "(' win' if len(winners) > 1 else ' wins'))")
         return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
