@@ -83,11 +83,30 @@ class StraightWriter:
         head = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]"] if whole else []
         return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *head, *lines, ""]
 
-    def bound(self, naming: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
-        """The lines binding what `lines` (written in `naming`) read often (see _bound), and the
-        lines written again by `write` in the naming that reads those bound."""
-        binds, naming = _bound(naming, lines, self.c.source.const_names, main)
-        return binds, write(naming) if binds else lines
+    def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
+        """The lines binding what `lines` (written in `counted`) read often, and the lines written
+        again by `write` in the naming that reads those bound: a steady field read more than once
+        if none is stored, a constant read more than twice, and in the game's loop the current seat
+        if only the turn's start sets it. (Counted in the syntax tree: writers may write a source
+        twice, or one they leave out.)"""
+        consts = self.c.source.const_names
+        reads: Counter = Counter()
+        for node in pyast.walk(pyast.parse("def _f():\n" + "\n".join(lines))):
+            if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "st":
+                reads[node.attr] += 1
+            elif isinstance(node, pyast.Name) and node.id in consts:
+                reads[node.id] += 1
+        fields = [f for f in _STEADY if reads[f] > 1]
+        if any(counted.stores[f] for f in fields):
+            fields = []
+        if main and counted.stores["current"] == 1:
+            fields.insert(0, "current")
+        names = sorted(k for k, r in reads.items() if k in consts and r > 2)
+        if not fields and not names:
+            return [], lines
+        bound = Naming(counted.list, counted.prefix, fields, names)
+        binds = [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)]
+        return binds, write(bound)
 
     def unit_lines(self, code_id: int, body, unit: str, naming: Naming) -> tuple[list[str], bool]:
         """The unit's lines in the naming, and whether they hand the locals on as a list."""
@@ -181,8 +200,7 @@ class StraightWriter:
                   *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
                   f"{ind}    {local(slot)} = _v[_i]; st.budget = {ST.step_limit}"]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
-        head = listed[:2]  # who chooses, and that it is someone
-        if counted is None or not (head[0].startswith(f"{ind}_p = ") and head[1].startswith(f"{ind}if _p is None")):
+        if counted is None:
             return listed  # (a zone that fails fails here as where the machine lists it: a bail)
         # Counted (counts.py): the options' number from the counts, the one picked found after.
         zone, count, find = counted
@@ -195,7 +213,7 @@ class StraightWriter:
             *("    " + line for line in found),
             f"    {local(slot)} = _x; st.budget = {ST.step_limit}",
         ]
-        return [*head, f"{ind}_qz = {zone}", f"{ind}_qh = {ST.counts}[_qz]",
+        return [*listed[:2], f"{ind}_qz = {zone}", f"{ind}_qh = {ST.counts}[_qz]",
                 f"{ind}if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
                 *(f"{ind}    {line}" for line in inner), f"{ind}else:", *("    " + line for line in listed[2:])]
 
@@ -224,7 +242,6 @@ class StraightWriter:
         finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(self.g.codes[0].kinds)}", "return"]
         game_ends = [_test(c.fresh(info)) for info in p.game_ends]
         checks = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
-        ended = self.ended
         return [
             "    env = []",
             *(f"    _seen_{name} = None" for name in self.watched),
@@ -235,7 +252,7 @@ class StraightWriter:
             "                st.budget -= 1",
             "                if st.budget < 0: st.tick()",
             "                st.round += 1",
-            *ended("round start", "                "),
+            *self.ended("round start", "                "),
             "            while True:",  # a turn
             "                try:",  # `end turn` in the turn's start or its action: to the turn's end
             "                    if resumed:",
@@ -248,18 +265,18 @@ class StraightWriter:
             *self.turn(counted, options),
             "                except _End as e:",
             "                    if e.what != 'turn': raise",
-            *ended("turn end", "                "),
+            *self.ended("turn end", "                "),
             *checks,
             "        except _End as e:",
             "            what = e.what",
             "        if what == 'round':",
-            *ended("round end", "            ", False),
+            *self.ended("round end", "            ", False),
             *(f"            if {e}:\n                what = 'over'" for e in game_ends),
             "            if what == 'round':",
             "                continue",
             "        if what == 'game':",  # the round ends with the game: `round end` first
-            *(ended("round end", "            ", False) or ["            pass"]),
-            *ended("game end", "        ", False),
+            *(self.ended("round end", "            ", False) or ["            pass"]),
+            *self.ended("game end", "        ", False),
             *("        " + line for line in finish),
             "",
         ]
@@ -365,29 +382,6 @@ class StraightWriter:
         every = " and ".join(f"_qok{z}" for z in range(len(zones)))
         return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
                 *("    " + line for line in slow)], pick
-
-
-def _bound(counted: Naming, lines: list[str], consts: set[str], main: bool = False) -> tuple[list[str], Naming]:
-    """The lines binding what a function's lines (written in `counted`) read often, and the naming
-    that reads those bound: a steady field read more than once if none is stored, a constant read
-    more than twice, and in the game's loop the current seat if only the turn's start sets it.
-    (Counted in the syntax tree: writers may write a source twice, or one they leave out.)"""
-    reads: Counter = Counter()
-    for node in pyast.walk(pyast.parse("def _f():\n" + "\n".join(lines))):
-        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "st":
-            reads[node.attr] += 1
-        elif isinstance(node, pyast.Name) and node.id in consts:
-            reads[node.id] += 1
-    fields = [f for f in _STEADY if reads[f] > 1]
-    if any(counted.stores[f] for f in fields):
-        fields = []
-    if main and counted.stores["current"] == 1:
-        fields.insert(0, "current")
-    names = sorted(k for k, r in reads.items() if k in consts and r > 2)
-    if not fields and not names:
-        return [], counted
-    bound = Naming(counted.list, counted.prefix, fields, names)
-    return [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)], bound
 
 
 def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
