@@ -78,7 +78,8 @@ def _shifted(item: Item) -> Item:
 def _size(lines: list[Item]) -> int:
     """The lines of a stretch as the limits on what is written in place count them: a log's
     branch as two (a run without a log only tests it), a way out as its lines where it is not
-    written in place. A tail or a leaf goes in place when the lines most runs go through are few."""
+    written in place (two but a jump's and a leaf's end). A tail or a leaf goes in place when the
+    lines most runs go through are few."""
     n = 0
     inside = -1  # the indent of the log's test whose branch is being skipped
     for line in lines:
@@ -86,7 +87,7 @@ def _size(lines: list[Item]) -> int:
         if inside >= 0 and ind > inside:
             continue
         inside = -1
-        n += 1 if isinstance(line, str) else line.raw
+        n += 1 if isinstance(line, (str, Goto, Branch, LeafDone)) else 2
         if isinstance(line, str) and line.strip() == _LOGGED:
             inside = ind
             n += 1
@@ -110,7 +111,6 @@ def leaf_run(game, code, pc: int, env: str) -> list[str]:
 @dataclass(frozen=True)
 class _Exit:
     ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
-    raw = 1  # its lines where it is not written in place (as `_size` counts)
 
 
 @dataclass(frozen=True)
@@ -132,8 +132,6 @@ class Branch(_Exit):
 class Pop(_Exit):
     """The code's return: its frame goes, and the caller's goes on."""
 
-    raw = 2
-
 
 class LeafDone(_Exit):
     """A leaf's code ran to its end."""
@@ -144,7 +142,6 @@ class Push(_Exit):
     """A call with a frame: `frame` (the source of [code, pc, locals]) goes on the stack."""
 
     frame: str
-    raw = 2
 
 
 @dataclass(frozen=True)
@@ -153,13 +150,10 @@ class Ask(_Exit):
 
     decision: int
     chooser: str
-    raw = 2
 
 
 class Halt(_Exit):
     """The game's end: the state stops, its frame after this op."""
-
-    raw = 2
 
 
 Exit = Goto | Branch | Pop | LeafDone | Push | Ask | Halt

@@ -22,12 +22,11 @@ class Skeleton:
         b = _Builder(main)
 
         def maybe(when: str) -> None:
-            if when in hooks:
-                code_id, nlocals = hooks[when], g.codes[hooks[when]].nlocals
-                if g.codes[code_id].leaf:
-                    self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
-                    return
-                b.emit(None, CONTROL, lambda v: [Push(f"[{code_id}, 0, {env_list([], nlocals)}]")])
+            code = g.codes[hooks[when]] if when in hooks else None
+            if code is not None and code.leaf:
+                self._leaf_call(b, code.index, [], None, self._ends(p.hooks[when].body))
+            elif code is not None:
+                b.emit(None, CONTROL, lambda v: [Push(f"[{code.index}, 0, {env_list([], code.nlocals)}]")])
 
         labels: dict[str, int] = {}  # where `end turn/round/game` and the end checks go on
         maybe("setup")
