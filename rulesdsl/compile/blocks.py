@@ -18,15 +18,11 @@ _LOGGED = "if st.log is not None:"
 
 
 def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
-    """One Python function running code `code_id` from `pc` to its first control op.
-
-    TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
-    a jump to a known place is followed (the code there is written next); a CONTROL op (a choose,
-    a call, a return, an `end`) ends the block, and the machine saves the position after it. An
-    early return's target is written in place too, under its `if`, when it is short (a tail: the
-    other way of an `if`, the next round of a loop). Returns the function, the position after its
-    last op, and the op of each line of its body (for errors).
-    """
+    """One Python function running code `code_id` from `pc` to its first control op (a choose, a
+    call, a return, an `end`), the position after its last op, and each line's op (for errors).
+    TEST ops become early returns, so a stretch with `if`s and loops is still one call; a jump to
+    a known place is followed; an early return's target is written in place when it is short (a
+    tail: the other way of an `if`, the next round of a loop)."""
     code = game.codes[code_id]
     # A block that is a frame's (not a leaf's) records where its frame goes on itself, and loops
     # in itself where it goes on at its start.
@@ -104,12 +100,11 @@ def leaf_run(game, code, pc: int, env: str) -> list[str]:
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 
-# -- an op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
-# and the block writer writes it for where the op stands (`_Layout`)
-
-
 @dataclass(frozen=True)
 class _Exit:
+    """An op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
+    and the block writer writes it for where the op stands (`_Layout`)."""
+
     ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
 
 

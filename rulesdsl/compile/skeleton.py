@@ -41,7 +41,9 @@ class Skeleton:
         maybe("round start")
         labels["turn"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self._next_turn)
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
+            "st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
+            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(g.names)}[_w]}} --')")])
         maybe("turn start")
         main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
             self._action_parts()
@@ -76,11 +78,6 @@ class Skeleton:
         for what, cell in self.end_cells:
             cell[0] = labels[what]
         self.turn_cell[:] = labels["turn"] + 1, labels["after action"]
-
-    def _next_turn(self, v: Variant) -> list[str]:
-        """A new turn, counted against the step budget (see next_seat)."""
-        return ["st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
-                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
 
     def next_seat(self) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue

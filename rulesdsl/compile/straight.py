@@ -114,7 +114,7 @@ class StraightWriter:
         before = sc.whole_reads
         self.unit_name, self.returns = unit, False
         with named(naming):
-            lines = self.body(body, "    ") or ["    pass"]
+            lines = self.block(body, "    ")
             if code_id in self.c.recursive_codes:
                 # A frame on the state's stack while it runs: recursion's depth counted as the machine's.
                 lines = [f"    {sc.const(self.c.depth_check)}(st)", f"    st.stack.append([{code_id}, 0, []])",
