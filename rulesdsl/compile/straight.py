@@ -190,32 +190,21 @@ class StraightWriter:
         return [f"{ind}return"]
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
-        local = self.c.source.local
-        slot = self.p.slots[id(s)]
-        lines = self.c.choose_options[id(s)]()  # (the machine's own lines, up to the question)
-        listed = [*(ind + line for line in lines),
-                  f"{ind}if not _v: {local(slot)} = None",
-                  f"{ind}else:",
-                  f"{ind}    _nv = len(_v)",
-                  *(f"{ind}    {line}" for line in _asked("_i", "_nv", "_p", self.limited)),
-                  f"{ind}    {local(slot)} = _v[_i]; st.budget = {ST.step_limit}"]
+        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
+        listed = [*self.c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
+                  f"if not _v: {slot} = None", "else:",
+                  *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
         counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
-        if counted is None:
-            return listed  # (a zone that fails fails here as where the machine lists it: a bail)
-        # Counted (counts.py): the options' number from the counts, the one picked found after.
-        zone, count, find = counted
-        found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + line for line in find)] if s.optional else find
-        inner = [
-            *count, *(["_qcount += 1"] if s.optional else []),
-            f"if not _qcount: {local(slot)} = None",
-            "else:",
-            *("    " + line for line in _asked("_k", "_qcount", "_p", self.limited)),
-            *("    " + line for line in found),
-            f"    {local(slot)} = _x; st.budget = {ST.step_limit}",
-        ]
-        return [*listed[:2], f"{ind}_qz = {zone}", f"{ind}_qh = {ST.counts}[_qz]",
-                f"{ind}if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
-                *(f"{ind}    {line}" for line in inner), f"{ind}else:", *("    " + line for line in listed[2:])]
+        if counted is not None:  # (else a zone that fails fails here as where the machine lists it: a bail)
+            # Counted (counts.py): the options' number from the counts, the one picked found after.
+            zone, count, find = counted
+            found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + x for x in find)] if s.optional else find
+            inner = [*count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = None", "else:",
+                     *self.asked("_k", "_qcount", "_p", [], [*found, f"{slot} = _x; {budget}"])]
+            listed = [*listed[:2], f"_qz = {zone}", f"_qh = {ST.counts}[_qz]",  # (who chooses, and that it is someone)
+                      f"if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
+                      *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
+        return [ind + line for line in listed]
 
     # ------------------------------------------------------------ rounds and turns
     def main(self) -> list[str]:
@@ -313,14 +302,12 @@ class StraightWriter:
     def turn(self, counted, options: list[str]) -> list[str]:
         """The turn's question and the picked action run: among counted options by the option's
         place (`_k`, then its place among its own action's), or among the listed ones (`_a`, `_x`)."""
-        asked = _asked("_i", "_nt" if counted else "_nv", ST.current, self.limited)
         if counted is not None:
-            total = " + ".join(f"_n{a}" for a in range(len(self.g.actions)))
-            lines = [*counted[0], f"_nt = {total}", "if _nt:", *("    " + line for line in asked),
-                     f"    st.budget = {ST.step_limit}; _k = _i"]
+            lines = [*counted[0], f"_nt = {' + '.join(f'_n{a}' for a in range(len(self.g.actions)))}", "if _nt:",
+                     *self.asked("_i", "_nt", ST.current, [], [f"st.budget = {ST.step_limit}; _k = _i"])]
         else:
-            lines = [*options, "if _v:", "    _nv = len(_v)", *("    " + line for line in asked),
-                     f"    st.budget = {ST.step_limit}", "    _a, _x = _v[_i]"]
+            lines = [*options, "if _v:", *self.asked("_i", "_nv", ST.current, ["_nv = len(_v)"],
+                                                      [f"st.budget = {ST.step_limit}", "_a, _x = _v[_i]"])]
         for a, (code, _, slot) in enumerate(self.g.action_entry):
             if counted is None:
                 lines.append(f"    {'if' if a == 0 else 'elif'} _a == {a}:")
@@ -329,6 +316,28 @@ class StraightWriter:
                 lines += ["        " + line for line in counted[1][a]]
             lines += self.in_place(code.index, ['None'] * slot + ['_x'] if slot >= 0 else [], "        ")
         return [_TURN + line for line in lines]
+
+    def asked(self, var: str, n: str, chooser: str, before: list[str], after: list[str]) -> list[str]:
+        """Lines (under a test that there are options) setting `var` to the pick among `n`, recorded
+        in `rec`: `st.pick(n)` asked of `chooser`, or the same number drawn here where the pick is a
+        Random's randrange (State.draw); at the playout's limit (if `limited`), a bail."""
+        return ["    " + line for line in [
+            *before,
+            *([f"if len(rec) == {ST.stop}: raise _Bail"] if self.limited else []),
+            f"if {ST.draw} is None:",
+            f"    st.chooser = {chooser}",
+            f"    try: {var} = {ST.pick}({n})",
+            "    except BaseException: rec.append(_FAILED); raise",
+            f"    rec.append({var})",
+            f"    if not 0 <= {var} < {n}: raise _Bail",
+            f"elif {n} == {ST.free}:",  # (`forced=False`: one option is not asked)
+            f"    {var} = 0",
+            "    rec.append(0)",
+            "else:",
+            f"    {var} = {ST.draw}({n}.bit_length())",
+            f"    while {var} >= {n}: {var} = {ST.draw}({n}.bit_length())",
+            f"    rec.append({var})",
+            *after]]
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number of
@@ -382,26 +391,6 @@ class StraightWriter:
         every = " and ".join(f"_qok{z}" for z in range(len(zones)))
         return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
                 *("    " + line for line in slow)], pick
-
-
-def _asked(var: str, n: str, chooser: str, limited: bool) -> list[str]:
-    """Lines setting `var` to the pick among `n` options, recorded in `rec`: `st.pick(n)` asked of
-    `chooser`, or the same number drawn here where the pick is a Random's randrange (State.draw).
-    At the playout's limit (if `limited`), a bail: the machine stops there."""
-    return [*([f"if len(rec) == {ST.stop}: raise _Bail"] if limited else []),
-            f"if {ST.draw} is None:",
-            f"    st.chooser = {chooser}",
-            f"    try: {var} = {ST.pick}({n})",
-            "    except BaseException: rec.append(_FAILED); raise",
-            f"    rec.append({var})",
-            f"    if not 0 <= {var} < {n}: raise _Bail",
-            f"elif {n} == {ST.free}:",  # (`forced=False`: one option is not asked)
-            f"    {var} = 0",
-            "    rec.append(0)",
-            "else:",
-            f"    {var} = {ST.draw}({n}.bit_length())",
-            f"    while {var} >= {n}: {var} = {ST.draw}({n}.bit_length())",
-            f"    rec.append({var})"]
 
 
 def _test(src: str) -> str:
