@@ -204,12 +204,10 @@ def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[s
     out: list[str] = []
     own: list[int] = []
     for item, owner in zip(items, owners, strict=True):
-        if isinstance(item, str):
-            lines, by = [item], [owner]
-        elif isinstance(item, Branch):
+        if isinstance(item, Branch):
             lines, by = _branch(lay, item, owner)
         else:
-            lines = [item.ind + x for x in _exit(lay, item, owner)]
+            lines = [item] if isinstance(item, str) else [item.ind + x for x in _exit(lay, item, owner)]
             by = [owner] * len(lines)
         out += lines
         own += by

@@ -57,13 +57,12 @@ class StraightWriter:
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
-        g, p = self.g, self.p
         out: list[str] = []
         for name, code_id in self.c.proc_codes.items():
-            out += self.unit(code_id, p.procedures[name].body, "procedure")
+            out += self.unit(code_id, self.p.procedures[name].body, "procedure")
         for when, code_id in self.c.hook_codes.items():
-            out += self.unit(code_id, p.hooks[when].body, when)
-        for a, info in zip(g.actions, p.actions, strict=True):
+            out += self.unit(code_id, self.p.hooks[when].body, when)
+        for a, info in zip(self.g.actions, self.p.actions, strict=True):
             out += self.unit(a.code, info.body[1:] if a.lead is not None else info.body, "action")
         out += self.main()
         return "\n".join(out) + "\n"
