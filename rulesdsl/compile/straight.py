@@ -218,56 +218,53 @@ class StraightWriter:
 
     def main_lines(self, naming: Naming) -> list[str]:
         with named(naming):
-            return self.main_body()
-
-    def main_body(self) -> list[str]:
-        c, p = self.c, self.p
-        options = c.turn_options_in_place(c.turn_options_lines())
-        if options is None:
-            raise NoStraight("turn options that return early")
-        counted = self.counted_options()
-        # The game's end, its frame's position where the machine's would be.
-        finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(self.g.codes[0].kinds)}", "return"]
-        game_ends = [_test(c.fresh(info)) for info in p.game_ends]
-        checks = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
-        return [
-            "    env = []",
-            *(f"    _seen_{name} = None" for name in self.watched),
-            "    resumed = True",  # the straight run begins at a turn's decision
-            "    while True:",  # a round
-            "        try:",
-            "            if not resumed:",
-            "                st.budget -= 1",
-            "                if st.budget < 0: st.tick()",
-            "                st.round += 1",
-            *self.ended("round start", "                "),
-            "            while True:",  # a turn
-            "                try:",  # `end turn` in the turn's start or its action: to the turn's end
-            "                    if resumed:",
-            "                        resumed = False",
-            "                    else:",
-            "                        st.budget -= 1",
-            "                        if st.budget < 0: st.tick()",
-            *(_TURN + "    " + line for line in self.c.next_seat()),
-            *self.hook("turn start", "                        "),
-            *self.turn(counted, options),
-            "                except _End as e:",
-            "                    if e.what != 'turn': raise",
-            *self.ended("turn end", "                "),
-            *checks,
-            "        except _End as e:",
-            "            what = e.what",
-            "        if what == 'round':",
-            *self.ended("round end", "            ", False),
-            *(f"            if {e}:\n                what = 'over'" for e in game_ends),
-            "            if what == 'round':",
-            "                continue",
-            "        if what == 'game':",  # the round ends with the game: `round end` first
-            *(self.ended("round end", "            ", False) or ["            pass"]),
-            *self.ended("game end", "        ", False),
-            *("        " + line for line in finish),
-            "",
-        ]
+            c, p = self.c, self.p
+            options = c.turn_options_in_place(c.turn_options_lines())
+            if options is None:
+                raise NoStraight("turn options that return early")
+            counted = self.counted_options()
+            # The game's end, its frame's position where the machine's would be.
+            finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(self.g.codes[0].kinds)}", "return"]
+            game_ends = [_test(c.fresh(info)) for info in p.game_ends]
+            checks = self.end_checks(game_ends, [_test(c.fresh(info)) for info in p.round_ends])
+            return [
+                "    env = []",
+                *(f"    _seen_{name} = None" for name in self.watched),
+                "    resumed = True",  # the straight run begins at a turn's decision
+                "    while True:",  # a round
+                "        try:",
+                "            if not resumed:",
+                "                st.budget -= 1",
+                "                if st.budget < 0: st.tick()",
+                "                st.round += 1",
+                *self.ended("round start", "                "),
+                "            while True:",  # a turn
+                "                try:",  # `end turn` in the turn's start or its action: to the turn's end
+                "                    if resumed:",
+                "                        resumed = False",
+                "                    else:",
+                "                        st.budget -= 1",
+                "                        if st.budget < 0: st.tick()",
+                *(_TURN + "    " + line for line in self.c.next_seat()),
+                *self.hook("turn start", "                        "),
+                *self.turn(counted, options),
+                "                except _End as e:",
+                "                    if e.what != 'turn': raise",
+                *self.ended("turn end", "                "),
+                *checks,
+                "        except _End as e:",
+                "            what = e.what",
+                "        if what == 'round':",
+                *self.ended("round end", "            ", False),
+                *(f"            if {e}:\n                what = 'over'" for e in game_ends),
+                "            if what == 'round':",
+                "                continue",
+                "        if what == 'game':",  # the round ends with the game: `round end` first
+                *(self.ended("round end", "            ", False) or ["            pass"]),
+                *self.ended("game end", "        ", False),
+                *("        " + line for line in finish),
+                "",
+            ]
 
     def hook(self, when: str, ind: str) -> list[str]:
         """A hook written where the game's loop runs it (none if the rules have no such hook)."""
