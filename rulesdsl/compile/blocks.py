@@ -6,75 +6,64 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..engine.state import (
-    CONTROL,
-    JUMP,
-    LEAF_DONE,
-    RELOAD,
-    STACKED,
-    SUSPEND,
-    SUSPENDED,
-)
+from ..engine.state import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
 from .source import ENV, Logged, Naming, Variant, named
-
-# -- blocks: straight stretches of ops as one Python function
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
+TAIL_DEPTH = 2  # tails written inside tails, at most
+MAX_TAIL = 40  # lines of a tail written in place
+MAX_INLINE = 40  # lines of a leaf written in place of its call
+_LOGGED = "if st.log is not None:"
 
 
 def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
-    """One Python function running code `code_id` from `pc` to its first control op.
-
-    TEST ops become early returns, so a stretch with `if`s and loop tests in it is still one call;
-    a jump to a known place is followed (the code there is written next); a CONTROL op (a choose,
-    a call, a return, an `end`) ends the block, and the machine saves the position after it. An
-    early return's target is written in place too, under its `if`, when it is short (a tail): the
-    other way of an `if`, the next round of a loop. Returns the function, the position after its
-    last op, and the op of each line of its body (for errors). Source Python refuses is a fault of
-    the writers, never of the rules: its SyntaxError goes up as it is, with the block's text.
-    """
+    """One Python function running code `code_id` from `pc` to its first control op (a choose, a
+    call, a return, an `end`), the position after its last op, and each line's op (for errors).
+    TEST ops become early returns, so a stretch with `if`s and loops is still one call; a jump to
+    a known place is followed; an early return's target is written in place when it is short (a
+    tail: the other way of an `if`, the next round of a loop)."""
     code = game.codes[code_id]
     # A block that is a frame's (not a leaf's) records where its frame goes on itself, and loops
     # in itself where it goes on at its start.
-    kept = game.tails and not code.leaf
-    lay = _Layout(game, code_id, pc, kept=kept, tails=TAIL_DEPTH if game.tails else 0)
+    lay = _Layout(game, code_id, pc, kept=game.tails and not code.leaf, tails=TAIL_DEPTH if game.tails else 0)
     with named(ENV):  # (its locals are its frame's, even when a leaf written in place calls it)
         items, owners, k = _region(game, code_id, pc)
         lines, owners = _written(lay, items, owners)
     if lay.looped[0]:
         lines, owners = ["while True:", *(f"    {line}" for line in lines)], [owners[0], *owners]
     text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
-    scope: dict[str, object] = {}
+    return defined(text, f"{code.name} @{pc}", game.namespace), k, owners
+
+
+def defined(text: str, where: str, names: dict) -> Callable:
+    """The one function `text` defines, its globals `names`. Source Python refuses is a fault of
+    the writers, never of the rules: its SyntaxError goes up as it is, with the text."""
     try:
-        compiled = compile(text, f"<rules {code.name} @{pc}>", "exec")
+        compiled = compile(text, f"<rules {where}>", "exec")
     except SyntaxError as e:
-        e.add_note(f"(an internal error: the block written for {code.name} @{pc})\n{text}")
+        e.add_note(f"(an internal error: the source written for {where})\n{text}")
         raise
-    exec(compiled, game.namespace, scope)
-    return scope["block"], k, owners
+    scope: dict[str, object] = {}
+    exec(compiled, names, scope)
+    return next(iter(scope.values()))
 
 
 def op_lines(write) -> list[Item]:
-    """An op's items in a machine block: its writer's for a run that may keep a log, each
-    Logged item written as the test of `st.log` at run time (only around the lines that a
-    logged run runs: most ops log one line, or none)."""
+    """An op's items in a machine block, each Logged item written as a test of `st.log` at run
+    time: its lines under the test, its plain lines (if any) under the other way."""
     out: list[Item] = []
     for item in write(Variant(log=True)):
-        out += _log_test(item) if isinstance(item, Logged) else [item]
+        if not isinstance(item, Logged):
+            out.append(item)
+        elif isinstance(item.logged, str):
+            out.append(f"{item.ind}if st.log is not None: {item.logged}")
+        elif not item.logged:
+            out += [f"{item.ind}if st.log is None:", *map(_shifted, item.plain)]
+        else:
+            out += [f"{item.ind}{_LOGGED}", *map(_shifted, item.logged),
+                    *([f"{item.ind}else:", *map(_shifted, item.plain)] if item.plain else [])]
     return out
-
-
-def _log_test(item: Logged) -> list[Item]:
-    """A Logged item as the machine runs it: its lines under a test of the log, its plain lines
-    (if any) under the other way of the test."""
-    ind = item.ind
-    if isinstance(item.logged, str):
-        return [f"{ind}if st.log is not None: {item.logged}"]
-    if not item.logged:
-        return [f"{ind}if st.log is None:", *map(_shifted, item.plain)]
-    return [f"{ind}{_LOGGED}", *map(_shifted, item.logged),
-            *([f"{ind}else:", *map(_shifted, item.plain)] if item.plain else [])]
 
 
 def _shifted(item: Item) -> Item:
@@ -84,33 +73,26 @@ def _shifted(item: Item) -> Item:
 
 def _size(lines: list[Item]) -> int:
     """The lines of a stretch as the limits on what is written in place count them: a log's
-    branch (op_lines) as two, its test and the one line that runs it, since a run without a log
-    only tests it; a way out as the lines it takes where it is not written in place; a tail or a
-    leaf is written in place when the lines most runs go through are few."""
+    branch as two (a run without a log only tests it), a way out as its lines where it is not
+    written in place (two but a jump's and a leaf's end). A tail or a leaf goes in place when the
+    lines most runs go through are few."""
     n = 0
     inside = -1  # the indent of the log's test whose branch is being skipped
     for line in lines:
-        if inside >= 0 and _indent(line) > inside:
+        ind = len(line) - len(line.lstrip()) if isinstance(line, str) else len(line.ind)
+        if inside >= 0 and ind > inside:
             continue
         inside = -1
-        n += 1 if isinstance(line, str) else line.raw
+        n += 1 if isinstance(line, (str, Goto, Branch, LeafDone)) else 2
         if isinstance(line, str) and line.strip() == _LOGGED:
-            inside = _indent(line)
+            inside = ind
             n += 1
     return n
-
-
-_LOGGED = "if st.log is not None:"
-
-
-def _indent(line: Item) -> int:
-    return len(line) - len(line.lstrip()) if isinstance(line, str) else len(line.ind)
 
 
 def leaf_run(game, code, pc: int, env: str) -> list[str]:
     """`run_leaf(st, code, env, pc)` written out: the leaf's block at pc called directly, the
     blocks it jumps to by a loop; STACKED returned if an `end` in it moved the frames."""
-
     const = game.const
     first = (code.blocks[pc] if pc < len(code.blocks) else None) or game.block(code.index, pc)
     return [f"_r = {const(first)}(st, {env})", "while _r >= 0:",
@@ -118,18 +100,12 @@ def leaf_run(game, code, pc: int, env: str) -> list[str]:
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 
-TAIL_DEPTH = 2  # tails written inside tails, at most
-MAX_TAIL = 40  # lines of a tail written in place
-
-
-# -- an op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
-# and the block writer writes it for where the op stands (`_Layout`)
-
-
 @dataclass(frozen=True)
 class _Exit:
+    """An op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
+    and the block writer writes it for where the op stands (`_Layout`)."""
+
     ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
-    raw = 1  # its lines where it is not written in place (as `_size` counts)
 
 
 @dataclass(frozen=True)
@@ -141,8 +117,7 @@ class Goto(_Exit):
 
 @dataclass(frozen=True)
 class Branch(_Exit):
-    """If `test` holds, go on at op `to` (after `first`, a statement run on the way); else go on
-    with the op's next line."""
+    """If `test` holds, go on at op `to` (after `first`, a statement run on the way)."""
 
     test: str
     to: int
@@ -151,8 +126,6 @@ class Branch(_Exit):
 
 class Pop(_Exit):
     """The code's return: its frame goes, and the caller's goes on."""
-
-    raw = 2
 
 
 class LeafDone(_Exit):
@@ -164,23 +137,18 @@ class Push(_Exit):
     """A call with a frame: `frame` (the source of [code, pc, locals]) goes on the stack."""
 
     frame: str
-    raw = 2
 
 
 @dataclass(frozen=True)
 class Ask(_Exit):
-    """A decision (its options in `_v`, asked of `chooser`): the state waits for it, the frame
-    goes on after this op."""
+    """A decision (its options in `_v`): the state waits, its frame after this op."""
 
     decision: int
     chooser: str
-    raw = 2
 
 
 class Halt(_Exit):
     """The game's end: the state stops, its frame after this op."""
-
-    raw = 2
 
 
 Exit = Goto | Branch | Pop | LeafDone | Push | Ask | Halt
@@ -193,10 +161,9 @@ class _NoInline(Exception):
 
 @dataclass
 class _Layout:
-    """Where ops are written, and so how each way out is written: `kept`, the block records its
-    frame's position itself (a machine block that is not a leaf's, `block_function`); `tails`, how
-    many levels of tails may still be written in place; `leaf`, a leaf written in its caller (its
-    end a `break`)."""
+    """Where ops are written: `kept`, the block records its frame's position itself (a machine
+    block not a leaf's); `tails`, the levels of tails that may still go in place; `leaf`, a leaf
+    written in its caller (its end a `break`)."""
 
     game: object
     code_id: int
@@ -210,37 +177,26 @@ class _Layout:
 def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
     """The items of a block from pc (see block_function), the op of each, and the position after
     its last op."""
-
     code = game.codes[code_id]
     lines: list[Item] = []
     owners: list[int] = []
     k = pc
-    n = len(code.kinds)
     emitted = 0
     while True:
         emitted += 1
         kind = code.kinds[k]
         body = op_lines(code.srcs[k])
-        if kind == JUMP and _size(lines) < MAX_LINES:
-            # A jump to a known place: go on writing from there (the next block starts there anyway).
-            lines.extend(body[:-1])
-            owners.extend([k] * (len(body) - 1))
-            k = body[-1].to
-            if emitted >= MAX_BLOCK or k >= n:
-                lines.append(Goto(k))
-                owners.append(owners[-1] if owners else pc)
-                break
-            continue
-        lines.extend(body)
-        owners.extend([k] * len(body))
-        k += 1
-        if kind in (JUMP, CONTROL):
-            break
-        if emitted >= MAX_BLOCK or k >= n:
-            lines.append(Goto(k))
-            owners.append(k - 1)
-            break
-    return lines, owners, k
+        follow = kind == JUMP and _size(lines) < MAX_LINES  # a jump to a known place: write on from there
+        to = body.pop().to if follow else k + 1
+        lines += body
+        owners += [k] * len(body)
+        if kind in (JUMP, CONTROL) and not follow:
+            return lines, owners, to
+        if emitted >= MAX_BLOCK or to >= len(code.kinds):
+            lines.append(Goto(to))
+            owners.append(k if not follow else owners[-1] if owners else pc)
+            return lines, owners, to
+        k = to
 
 
 def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[str], list[int]]:
@@ -248,14 +204,10 @@ def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[s
     out: list[str] = []
     own: list[int] = []
     for item, owner in zip(items, owners, strict=True):
-        if isinstance(item, str):
-            lines, by = [item], [owner]
-        elif isinstance(item, Branch):
+        if isinstance(item, Branch):
             lines, by = _branch(lay, item, owner)
-        elif isinstance(item, Ask):
-            lines, by = _ask(lay, item, owner)
         else:
-            lines = [item.ind + x for x in _exit(lay, item, owner)]
+            lines = [item] if isinstance(item, str) else [item.ind + x for x in _exit(lay, item, owner)]
             by = [owner] * len(lines)
         out += lines
         own += by
@@ -276,6 +228,11 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
         # A block that knows where its frame goes on records it itself, in the caller's frame.
         back = f"st.stack[-2][1] = {owner + 1}; return {STACKED}" if lay.kept else f"return {RELOAD}"
         return [f"st.stack.append({item.frame})", back]
+    if isinstance(item, Ask):  # (the state waits; in a playout, the machine's loop answers it)
+        asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
+        if not lay.kept:
+            return [asked, f"return {SUSPEND}"]
+        return [f"{asked}; st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
     assert isinstance(item, Halt)
     return [f"st.stack[-1][1] = {owner + 1}", f"return {SUSPENDED}"]
 
@@ -284,14 +241,15 @@ def _jump(lay: _Layout, t: int) -> str:
     """Going on at op t, as one statement: in a leaf written in place, its end (a `break`); the
     code's return, written at once; the block's own start, a `continue` of the loop round the
     block (`block_function`); else t returned, for the machine to go on there."""
-    end = _return_src(lay.game.codes[lay.code_id], t)
+    srcs = lay.game.codes[lay.code_id].srcs
+    write = srcs[t] if t < len(srcs) else None  # (the code's return is known by its writer)
     if lay.leaf:
-        if not isinstance(end, LeafDone):
+        if write is not write_leaf_done:
             raise _NoInline
         return "break"
-    if isinstance(end, Pop):
+    if write is write_pop:
         return f"return (st.stack.pop(), {STACKED if lay.kept else RELOAD})[1]"
-    if isinstance(end, LeafDone):
+    if write is write_leaf_done:
         return f"return {LEAF_DONE}"
     if lay.kept and t == lay.pc:
         lay.looped[0] = True
@@ -303,28 +261,13 @@ def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int
     """`if test:` and the way to `to`: the code from there written in place when it is short (a
     tail: the other way of an `if`, the next round of a loop), else a jump."""
     ind = item.ind
-    tail = _tail(lay, item.to, replace(lay, tails=lay.tails - 1)) if not item.first and lay.tails > 0 else None
-    if tail is not None:
-        return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in tail[0])], [owner, *tail[1]]
+    if not item.first and lay.tails > 0:
+        tail, owners, _ = _region(lay.game, lay.code_id, item.to)
+        if _size(tail) <= MAX_TAIL:
+            lines, owners = _written(replace(lay, tails=lay.tails - 1), tail, owners)
+            return [f"{ind}if {item.test}:", *(f"{ind}    {x}" for x in lines)], [owner, *owners]
     first = f"{item.first}; " if item.first else ""
     return [f"{ind}if {item.test}: {first}{_jump(lay, item.to)}"], [owner]
-
-
-def _ask(lay: _Layout, item: Ask, owner: int) -> tuple[list[str], list[int]]:
-    """A decision: recorded (with the frame's position, where the block keeps it), and the state
-    waits; in a playout, the machine's loop answers it (Machine._advance)."""
-    if lay.leaf:
-        raise _NoInline
-    asked = f"st.pending = {item.decision}; st.chooser = {item.chooser}; st.options = tuple(_v); st._texts = None"
-    if not lay.kept:
-        return [item.ind + asked, f"{item.ind}return {SUSPEND}"], [owner] * 2
-    return [f"{item.ind}{asked}; st.stack[-1][1] = {owner + 1}", f"{item.ind}return {SUSPENDED}"], [owner] * 2
-
-
-def _tail(lay: _Layout, t: int, inner: _Layout) -> tuple[list[str], list[int]] | None:
-    """The code from t, written in the layout `inner` (in place of a jump there), if it is short."""
-    tl, to, _ = _region(lay.game, lay.code_id, t)
-    return _written(inner, tl, to) if _size(tl) <= MAX_TAIL else None
 
 
 def write_pop(v: Variant) -> list[Item]:
@@ -337,26 +280,15 @@ def write_leaf_done(v: Variant) -> list[Item]:
     return [LeafDone()]
 
 
-def _return_src(code, k: int) -> Exit | None:
-    """If op k of `code` is its return (a frame's end, or a leaf's), that way out: known by its
-    writer, without writing anything."""
-    write = code.srcs[k] if k < len(code.srcs) else None
-    return Pop() if write is write_pop else LeafDone() if write is write_leaf_done else None
-
-
-MAX_INLINE = 40  # lines of a leaf written in place of its call
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
 def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
-    """A leaf's code written in place of its call (no block to call, no loop over its blocks),
-    when its first block is the whole leaf and every way out of it is the leaf's end (a `break`
-    out of a `while True:` here) or a STACKED return (returned by the caller as it is). Its locals
-    start as `args` (the rest none): the expression writer (`source`) names them as Python locals
-    of their own (`_e4_3`), or as a list (`_e4[3]`) where the lines hand them on as one; an error
-    in these lines is located in the leaf, as its own block would be (`_leaf_error`). None where
-    the leaf is not such a block."""
-
+    """A leaf's code written in place of its call, when its first block is the whole leaf and its
+    every way out is the leaf's end (a `break` out of a `while True:` here) or a STACKED return.
+    Its locals start as `args` (the rest none), Python locals of their own (`_e4_3`) or a list
+    (`_e4[3]`) where the lines hand them on as one; an error in these lines is located in the
+    leaf, as its own block's would be (`_leaf_error`). None where the leaf is not such a block."""
     code = game.codes[code_id]
     _inlined[0] += 1
     env = f"_e{_inlined[0]}"
@@ -381,14 +313,8 @@ def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
         return None
     if _size(lines) > MAX_INLINE:
         return None
-    if whole:
-        first = f"{env} = [{', '.join(values)}]"
-    else:
-        first = f"{', '.join(f'{env}_{i}' for i in range(len(values)))} = {', '.join(values)}"
+    first = f"{env} = [{', '.join(values)}]" if whole \
+        else f"{', '.join(f'{env}_{i}' for i in range(len(values)))} = {', '.join(values)}"
     return [first, "try:", "    while True:", *(f"        {line}" for line in lines),
-            f"except {_CAUGHT} as _x:",
+            "except _LOCATED as _x:",  # (the errors the machine locates: state.LOCATED)
             f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(lines)})"]
-
-
-# The errors the machine locates (state.LOCATED).
-_CAUGHT = "_LOCATED"

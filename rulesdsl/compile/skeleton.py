@@ -5,18 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine.game import ActionRt, Code, distinct_plain
-from ..engine.state import (
-    CONTROL,
-    JUMP,
-    PLAIN,
-    TEST,
-    State,
-)
-from .blocks import Ask, Branch, Goto, Halt, Item, Push
+from ..engine.state import CONTROL, JUMP, PLAIN, TEST, State
+from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
-from .runtime import (
-    _every_seat,
-)
+from .runtime import _every_seat
 from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
 
@@ -30,14 +22,13 @@ class Skeleton:
         b = _Builder(main)
 
         def maybe(when: str) -> None:
-            if when in hooks:
-                code_id, nlocals = hooks[when], g.codes[hooks[when]].nlocals
-                if g.codes[code_id].leaf:
-                    self._leaf_call(b, code_id, [], None, self._ends(p.hooks[when].body))
-                    return
-                b.emit(None, CONTROL, lambda v: [Push(f"[{code_id}, 0, {env_list([], nlocals)}]")])
+            code = g.codes[hooks[when]] if when in hooks else None
+            if code is not None and code.leaf:
+                self._leaf_call(b, code.index, [], None, self._ends(p.hooks[when].body))
+            elif code is not None:
+                b.emit(None, CONTROL, lambda v: [Push(f"[{code.index}, 0, {env_list([], code.nlocals)}]")])
 
-        labels: dict[str, int] = {}
+        labels: dict[str, int] = {}  # where `end turn/round/game` and the end checks go on
         maybe("setup")
         labels["round"] = b.pc
         # Where a run of rounds or turns with no decision is reported (the step budget): the hook
@@ -50,38 +41,34 @@ class Skeleton:
         maybe("round start")
         labels["turn"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self._next_turn)
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
+            "st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
+            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(g.names)}[_w]}} --')")])
         maybe("turn start")
         main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
             self._action_parts()
-        labels["after action"] = b.pc
-        g.turn_resume = b.pc  # where code 0 stands while a turn's action is asked (a save is checked by it)
-        self.turn_region = (labels["turn"] + 1, labels["after action"])
+        labels["after action"] = g.turn_resume = b.pc  # (code 0's place while a turn's action is asked)
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]
         round_ends = [self.cond_fn(x) for x in p.round_ends]
-        over_cell, round_over_cell, mid_cell = [0], [0], [0]
 
-        def check(infos, fns, cell) -> None:
-            """A TEST op: if one of the ends holds, go to the cell's place (its parts locate an error)."""
+        def check(infos, fns, label: str) -> None:
+            """A TEST op: if one of the ends holds, go on at the label (its parts locate an error)."""
             if infos:
-                at = b.emit(None, TEST, lambda v: [Branch(self.fresh(info), cell[0]) for info in infos])
+                at = b.emit(None, TEST, lambda v: [Branch(self.fresh(info), labels[label]) for info in infos])
                 main.parts[at] = [(f, info.expr.span) for info, f in zip(infos, fns, strict=True)]
 
-        def goto(label: int) -> None:
-            b.emit(None, JUMP, lambda v: [Goto(label)])
-
         # A game that ends after a turn ends its round too: `round end` runs, then `game end`.
-        check(p.game_ends, game_ends, mid_cell)
-        check(p.round_ends, round_ends, round_over_cell)
-        goto(labels["turn"])
-        labels["round over"] = round_over_cell[0] = b.pc
+        check(p.game_ends, game_ends, "game over in a round")
+        check(p.round_ends, round_ends, "round over")
+        b.emit(None, JUMP, lambda v, to=labels["turn"]: [Goto(to)])
+        labels["round over"] = b.pc
         maybe("round end")
-        check(p.game_ends, game_ends, over_cell)
-        goto(labels["round"])
-        labels["game over in a round"] = mid_cell[0] = b.pc
+        check(p.game_ends, game_ends, "over")
+        b.emit(None, JUMP, lambda v, to=labels["round"]: [Goto(to)])
+        labels["game over in a round"] = b.pc
         maybe("round end")
-        labels["over"] = over_cell[0] = b.pc
+        labels["over"] = b.pc
         maybe("game end")
         rank_parts = [(_every_seat(self.rank_fn(info), self.n), info.expr.span) for _, info in p.rank]
         if p.winners is not None:
@@ -90,12 +77,7 @@ class Skeleton:
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]
-        self.turn_cell[0], self.turn_cell[1] = self.turn_region
-
-    def _next_turn(self, v: Variant) -> list[str]:
-        """A new turn, counted against the step budget (see next_seat)."""
-        return ["st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
-                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
+        self.turn_cell[:] = labels["turn"] + 1, labels["after action"]
 
     def next_seat(self) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue
@@ -122,34 +104,21 @@ class Skeleton:
         return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
 
     def _action_parts(self) -> list:
-        """Each action's `when` and the list of its leading `choose`, to locate an error in the
-        turn's options (Code.parts)."""
+        """Each action's `when` and its leading `choose`'s list, to locate an error in the turn's
+        options (Code.parts)."""
         out = []
         for a, info in zip(self.g.actions, self.p.actions, strict=True):
-            def part(st, f, nlocals=a.nlocals):
-                return f(st, [None] * nlocals)
-
             if a.cond is not None:
-                out.append((lambda st, f=a.cond, part=part: part(st, f), info.cond.span))
+                out.append((lambda st, f=a.cond, n=a.nlocals: f(st, [None] * n), info.cond.span))
             if a.lead is not None:
-                out.append((lambda st, f=a.lead.domain, part=part: part(st, f), info.body[0].domain.span))
+                out.append((lambda st, f=a.lead.domain, n=a.nlocals: f(st, [None] * n), info.body[0].domain.span))
         return out
 
     def _turn_options_fn(self) -> Callable[[State], list]:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
-        g = self.g
-        lines = self.turn_options_lines()
-        scope: dict[str, object] = {}
-        text = "\n".join(lines) + "\n"
-        try:
-            code = compile(text, f"<rules {g.name} turn options>", "exec")
-        except SyntaxError as e:
-            e.add_note(f"(an internal error: the turn's options written for {g.name})\n{text}")
-            raise
-        exec(code, self.source.names, scope)
-        self.turn_option_lines = lines
-        return scope["turn_options"]
+        self.turn_option_lines = self.turn_options_lines()
+        return defined("\n".join(self.turn_option_lines) + "\n", f"{self.g.name} turn options", self.source.names)
 
     @staticmethod
     def turn_options_in_place(lines: list[str]) -> list[str] | None:
@@ -161,11 +130,10 @@ class Skeleton:
     def turn_options_lines(self) -> list[str]:
         """The turn-options function's lines, in the naming being written (the straight writer's
         game loop writes its body in place)."""
-        g = self.g
         inline = self.source.inline
         lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
-        for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
+        for ai, (a, info) in enumerate(zip(self.g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)
             if plan is not None:
                 run.append(plan)
@@ -174,11 +142,10 @@ class Skeleton:
             run = []
 
             def write(a=a, ai=ai, info=info) -> list[str]:
-                ind = "    " if a.cond is not None else ""
                 cond = [f"if {inline(a.cond)}:"] if a.cond is not None else []
-                if a.lead is None:
-                    return [*cond, f"{ind}opts.append(({ai}, None))"]
-                return [*cond, *(ind + line for line in self.lead_options(a, info, "opts", f"({ai}, {{v}})"))]
+                opts = [f"opts.append(({ai}, None))"] if a.lead is None \
+                    else self.lead_options(a, info, "opts", f"({ai}, {{v}})")
+                return [*cond, *(("    " if cond else "") + line for line in opts)]
 
             body, reads = self.source.reading(write)
             if reads:
@@ -190,8 +157,7 @@ class Skeleton:
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as
-        `item` (a format with {v}) makes it, in the turn's order (for the turn's options, and the
-        straight writer's picked action)."""
+        `item` (a format with {v}) makes it, in the turn's order."""
         fn = self.distinct_fn(a.lead)
         try:  # loops that filter, merge and append as they go
             return self.domains.options(info.body[0].domain, fn, "me", target, item)
@@ -204,7 +170,7 @@ class Skeleton:
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
-        run with other actions' (its other lines stay in its turn)."""
+        run with other actions'."""
         if a.cond is not None or not self.shortcuts:
             return None
         if a.lead is None:
@@ -214,14 +180,12 @@ class Skeleton:
                 lambda: self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})"))
         except NoSource:
             return None
-        if reads:
-            return None  # it reads the action's locals
-        return plan
+        return None if reads else plan  # (one that reads the action's locals stays in its turn)
 
     def game_over(self, v: Variant) -> list[str]:
-        """The end of a game (ranking, winners, the state's last fields): each seat's rank keys
-        and the winners written out, the expressions in place."""
-        g, p, n = self.g, self.p, self.n
+        """The game's end: each seat's rank keys and the winners written out, then the state's last
+        fields."""
+        p, n = self.p, self.n
         inline = self.source.inline
         # Each expression gets locals of its own, as rank_fn's and cond_fn's calls do (the
         # block's own are not read again: the game ends here).
@@ -230,12 +194,11 @@ class Skeleton:
         if fns:
             for seat in range(n):
                 for k, (order, info, f) in enumerate(fns):
-                    neg = "" if order == "lowest" else "-"
                     lines += [f"env = {env_list([], info.nlocals)}", f"env[{info.it_slot}] = {seat}",
                               f"_v = {inline(f)}",
-                              f"_a{seat}_{k} = {neg}(int(_v) if _v is not None else 0)"]
-                parts = [f"_a{seat}_{k}" for k in range(len(fns))]
-                lines.append(f"_a{seat} = {parts[0]}" if len(parts) == 1 else f"_a{seat} = ({', '.join(parts)})")
+                              f"_a{seat}_{k} = {'' if order == 'lowest' else '-'}(int(_v) if _v is not None else 0)"]
+                keys = f"_a{seat}_0" if len(fns) == 1 else f"({', '.join(f'_a{seat}_{k}' for k in range(len(fns)))})"
+                lines.append(f"_a{seat} = {keys}")
             ranks = ["1" + "".join(f" + (_a{o} < _a{s})" for o in range(n) if o != s) for s in range(n)]
             lines.append(f"ranking = [{', '.join(ranks)}]")
         if p.winners is not None:
@@ -244,11 +207,10 @@ class Skeleton:
             if not fns:
                 lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
         elif fns:
-            lines.append("winners = []")
-            lines += [f"if ranking[{s}] == 1: winners.append({s})" for s in range(n)]
+            lines += ["winners = []", *(f"if ranking[{s}] == 1: winners.append({s})" for s in range(n))]
         else:
             lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
-        names = self.source.const(g.names)
+        names = self.source.const(self.g.names)
         log = v.logged(f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
                        "(' win' if len(winners) > 1 else ' wins'))")
         return lines + ["st.ranking = ranking", "st.winners = winners", "st.over = True", "st.pending = -1",
