@@ -90,11 +90,11 @@ def _size(lines: list[Item]) -> int:
     return n
 
 
-def leaf_run(game, code, pc: int, env: str) -> list[str]:
-    """`run_leaf(st, code, env, pc)` written out: the leaf's block at pc called directly, the
+def leaf_run(game, code, env: str) -> list[str]:
+    """`run_leaf(st, code, env, 0)` written out: the leaf's first block called directly, the
     blocks it jumps to by a loop; STACKED returned if an `end` in it moved the frames."""
     const = game.const
-    first = (code.blocks[pc] if pc < len(code.blocks) else None) or game.block(code.index, pc)
+    first = (code.blocks[0] if code.blocks else None) or game.block(code.index, 0)
     return [f"_r = {const(first)}(st, {env})", "while _r >= 0:",
             f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, {env})",
             f"if _r != {LEAF_DONE}: return {STACKED}"]

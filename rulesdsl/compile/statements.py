@@ -10,7 +10,7 @@ from .. import ast
 from ..checker import BOOL, CARD, DIRECTION, INT, PLAYER, ZONE, elem, is_list
 from ..engine.game import Code, Decision, distinct_plain
 from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
-from .blocks import Ask, Branch, Goto, Push, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
+from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn
@@ -70,7 +70,7 @@ class Statements(CardMoves, Bounds):
             inlined = leaf_lines(self.g, code.index, srcs, self.source) if self.g.tails else None
             if inlined is not None:
                 return lines + inlined
-            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, 0, "_e")]
+            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, "_e")]
 
         b.emit(span, TEST, write)
 
@@ -97,10 +97,8 @@ class Statements(CardMoves, Bounds):
     def statement_function(self, write: Writer) -> Callable:
         """An op's source as a function of the state, as a machine block would run it alone with
         no locals (for a scenario's `set`, which runs outside the machine)."""
-        scope: dict[str, object] = {}
         text = "def op(st):\n    env = []\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
-        exec(compile(text, f"<rules {self.g.name} statement>", "exec"), self.source.names, scope)
-        return scope["op"]
+        return defined(text, f"{self.g.name} statement", self.source.names)
 
     def s_Let(self, s: ast.Let, b):
         b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
