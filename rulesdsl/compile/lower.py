@@ -20,6 +20,8 @@ and nothing worked out before a loop.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from .. import ast
@@ -83,19 +85,25 @@ def lower(c) -> Lowered:
     return plan
 
 
-def _nodes(prog):
-    """Every statement and expression of the program, each once (side tables keyed by a node's
-    identity are not walked: they hold no node)."""
+def _nodes(p):
+    """Every statement and expression of the program, each once: from each body and expression the
+    rules hold, down the fields that hold nodes."""
+    infos = (*p.defines.values(), *p.round_ends, *p.game_ends, *p.statistics, *p.invariants,
+             *(info for _, info in p.rank), *([p.winners] if p.winners else []))
+    todo: list = [*(i.body for i in (*p.procedures.values(), *p.hooks.values(), *p.actions)),
+                  *(i.cond for i in p.actions), *(i.expr for i in infos), *(v.init for v in (*p.counters, *p.vars)),
+                  *(step.expr for sc in p.scenarios for step, _ in sc.steps)]
     seen: set[int] = set()
-    todo: list = [getattr(prog, f.name) for f in attrs.fields(type(prog)) if f.name not in ("types", "refs", "slots")]
     while todo:
         x = todo.pop()
-        if isinstance(x, (list, tuple)):
+        if isinstance(x, tuple):
             todo.extend(x)
-        elif isinstance(x, dict):
-            todo.extend(x.values())
-        elif attrs.has(type(x)) and id(x) not in seen:
+        elif isinstance(x, ast.Node) and id(x) not in seen:
             seen.add(id(x))
-            if isinstance(x, ast.Node):
-                yield x
-            todo.extend(getattr(x, f.name) for f in attrs.fields(type(x)))
+            yield x
+            todo.extend(getattr(x, name) for name in _fields(type(x)))
+
+
+@functools.cache
+def _fields(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(kind) if f.name not in ("span", "name_span"))
