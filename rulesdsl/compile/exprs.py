@@ -545,7 +545,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
                 ("builtin", "counterclockwise"): -1}.get(ref)
 
     def s_IfExpr(self, e: ast.IfExpr, items):
-        return f"({self.src(e.then, items)} if {self.src(e.cond, items)} else {self.src(e.orelse, items)})"
+        then, cond, orelse = self.src(e.then, items), self.src(e.cond, items), self.src(e.orelse, items)
+        yes_no = (then, orelse) == ("True", "False")
+        return Src(f"({then} if {cond} else {orelse})", truth=cond if yes_no else None)
 
     def s_Match(self, e: ast.Match, items):
         x = self.src(e.subject, items)

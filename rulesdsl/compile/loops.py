@@ -135,7 +135,7 @@ class LoopWriter:
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         if f in ("any", "empty"):
             yes, no = ("True", "False") if f == "any" else ("False", "True")
-            return f"({yes} if {' or '.join(tests)} else {no})"
+            return Src(f"({yes} if {' or '.join(tests)} else {no})", truth=' or '.join(tests) if f == "any" else None)
         order = range(len(tests))[::-1] if f in ("top", "last") else range(len(tests))
         return "(" + " else ".join(f"{seats[p]} if {tests[p]}" for p in order) + " else None)"
 

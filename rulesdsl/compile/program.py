@@ -32,7 +32,7 @@ from .runtime import (
     too_deep,
 )
 from .skeleton import Skeleton
-from .source import env_list
+from .source import env_list, paren
 from .statements import Statements
 from .straight import straight_playout
 from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
@@ -337,7 +337,7 @@ class Compiler(Skeleton, Statements):
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
         f = self.expr(info.expr)
         if not f.reads_locals:
-            return f"({self.source.named_src(f)})"  # it uses no locals: the block's own are as good
+            return paren(self.source.named_src(f))  # it uses no locals: the block's own are as good
         return f"{self.source.const(f)}(st, {env_list([], info.nlocals)})"
 
     def cond_fn(self, info) -> Callable[[State], object]:

@@ -163,6 +163,7 @@ class Src(str):
     lookup = None  # `(T[i] == v)`
     search = None  # `next((i for i in S if C), None)`: (i, "in S if C")
     inner = None  # `(x)`: x
+    truth = None  # `True if X else False`: X, for where only its truth is read
 
     def __new__(cls, text: str, **facts) -> Src:
         src = str.__new__(cls, text)
@@ -173,7 +174,7 @@ class Src(str):
 def paren(src: str) -> Src:
     """`(src)`, knowing what src is (an item is a name no longer, nor a read or a grid's cards)."""
     return Src(f"({src})", reads=getattr(src, "reads", False), number=getattr(src, "number", False),
-               end=getattr(src, "end", None), inner=src)
+               end=getattr(src, "end", None), inner=src, truth=getattr(src, "truth", None))
 
 
 def grid_places(src: str) -> str:
