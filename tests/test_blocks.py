@@ -10,7 +10,7 @@ import pytest
 import rulesdsl
 from rulesdsl.compile.blocks import Ask, Branch, Goto, Halt, LeafDone, Pop, Push, op_lines
 from rulesdsl.compile.source import Logged, Variant
-from rulesdsl.engine.state import CONTROL, JUMP, PLAIN, STACKED, TEST
+from rulesdsl.engine.constants import CONTROL, JUMP, PLAIN, STACKED, TEST
 from tests.conftest import GAMES
 
 RULES = sorted(p for p in [*GAMES.glob("*.rules"), *GAMES.glob("variants/*.rules")] if ".test." not in p.name)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import rulesdsl
-from rulesdsl.engine.state import GRID
+from rulesdsl.engine.constants import GRID
 from tests.conftest import GAMES, ROOT, tempurra
 
 MAX_MOVES = 5000

@@ -12,9 +12,9 @@ import pytest
 
 from rulesdsl import load, load_text
 from rulesdsl.cli import FORCED_SHOWN, STALL_MOVES, main, match_move
+from rulesdsl.engine.constants import CONTROL
 from rulesdsl.engine.rng import GENERATOR_VERSION
 from rulesdsl.engine.saves import BadSave
-from rulesdsl.engine.state import CONTROL
 from rulesdsl.testing import Transcript, TranscriptError
 
 from .conftest import GAMES, ROOT, tempurra

@@ -10,7 +10,8 @@ import pytest
 
 import rulesdsl
 from rulesdsl.compile.straight import straight_playout
-from rulesdsl.engine.state import State, random_draw
+from rulesdsl.engine.machine import random_draw
+from rulesdsl.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..engine.state import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
+from ..engine.constants import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
 from .source import ENV, Logged, Naming, Variant, named
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
@@ -316,5 +316,5 @@ def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
     first = f"{env} = [{', '.join(values)}]" if whole \
         else f"{', '.join(f'{env}_{i}' for i in range(len(values)))} = {', '.join(values)}"
     return [first, "try:", "    while True:", *(f"        {line}" for line in lines),
-            "except _LOCATED as _x:",  # (the errors the machine locates: state.LOCATED)
+            "except _LOCATED as _x:",  # (the errors the machine locates: machine.LOCATED)
             f"    _leaf_error(st, _x, {code_id}, {tuple(owners)!r}, {len(lines)})"]

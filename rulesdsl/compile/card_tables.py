@@ -11,7 +11,7 @@ import ast as pyast
 
 from .. import ast
 from ..checker import ZONE
-from ..engine.state import GRID
+from ..engine.constants import GRID
 from .source import env_list, grid_places, naming, paren
 from .tree import _descendants_nodes
 

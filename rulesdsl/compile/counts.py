@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..checker import ZONE
-from ..engine.state import HAND, HIDDEN
+from ..engine.constants import HAND, HIDDEN
 from .domains import conj, distinct_attr, reads, reads_any_local, sides, terms
 from .source import ST, NoSource
 from .tree import _children

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from .. import ast
 from ..checker import CARD, ZONE
+from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
-from ..engine.state import GRID, HAND
 from .source import ST, NoSource, Src
 from .tree import _descendants_nodes
 

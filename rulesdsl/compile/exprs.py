@@ -25,7 +25,8 @@ from typing import TypeVar
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
-from ..engine.state import GRID, LOCATED, bad_pick
+from ..engine.constants import GRID
+from ..engine.machine import LOCATED, bad_pick
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME

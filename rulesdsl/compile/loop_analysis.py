@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..checker import CARD, INT, PLAYER, ZONE
-from ..engine.state import STACK
+from ..engine.constants import STACK
 from .tree import _children, _descendants_nodes, _worth_caching
 
 CHEAP_CALLS = {"abs", "min", "max", "any", "empty", "count", "top", "last", "first", "bottom"}  # (no loop of their own)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
-from ..engine.state import GRID
+from ..engine.constants import GRID
 from .loop_analysis import split
 from .source import Lookup, Src, naming, pure
 from .tree import _children, _descendants_nodes

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import ast
 from ..checker import CARD
-from ..engine.state import PLAIN, PUBLIC
+from ..engine.constants import PLAIN, PUBLIC
 from ..errors import Diagnostic, RulesError
 from .runtime import log_moved
 from .source import ST, Variant, grid_places

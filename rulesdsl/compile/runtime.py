@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from ..engine.state import State, rules_message
+from ..engine.machine import rules_message
+from ..engine.state import State
 from ..errors import RulesRuntimeError
 
 Fn = Callable[[State, list], object]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..engine.constants import CONTROL, JUMP, PLAIN, TEST
 from ..engine.game import ActionRt, Code, distinct_plain
-from ..engine.state import CONTROL, JUMP, PLAIN, TEST, State
+from ..engine.state import State
 from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
 from .runtime import _every_seat

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from .. import ast
 from ..checker import BOOL, CARD, DIRECTION, INT, PLAYER, ZONE, elem, is_list
+from ..engine.constants import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
 from ..engine.game import Code, Decision, distinct_plain
-from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
 from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
 from .moves import CardMoves, Writer, _text

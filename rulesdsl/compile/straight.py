@@ -14,7 +14,8 @@ import ast as pyast
 from collections import Counter
 
 from .. import ast
-from ..engine.state import _FAILED, PLAIN
+from ..engine.constants import PLAIN
+from ..engine.machine import _FAILED
 from .source import ST, STRAIGHT_RUN, Naming, env_list, named, naming
 
 

@@ -4,14 +4,7 @@ determinization."""
 from __future__ import annotations
 
 from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, elem, is_list
-from ..engine.state import (
-    GRID,
-    HAND,
-    HIDDEN,
-    PRIVATE,
-    PUBLIC,
-    STACK,
-)
+from ..engine.constants import GRID, HAND, HIDDEN, PRIVATE, PUBLIC, STACK
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
 

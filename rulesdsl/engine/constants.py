@@ -16,7 +16,7 @@ RELOAD = -3  # the op changed the stack of frames (a call, a return): reload the
 # An `end` set the stack's frames and their positions itself: reload the top frame as it stands
 # (its position must not be overwritten with the one after the running block).
 STACKED = -4
-LEAF_DONE = -5  # a leaf's code ran to its end (see `state.run_leaf`)
+LEAF_DONE = -5  # a leaf's code ran to its end (see `machine.run_leaf`)
 SUSPENDED = -6  # as SUSPEND, but the block recorded where its frame goes on itself
 # (The machine's loop, `State._advance`, writes STACKED and SUSPENDED as numbers: quicker to read.)
 

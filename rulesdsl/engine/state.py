@@ -23,41 +23,12 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from ..errors import IllegalMove
-
-# The constants, named here too: the back-end and tests import them from this module.
-from .constants import (  # noqa: F401
-    CONTROL,
-    GRID,
-    HAND,
-    HIDDEN,
-    JUMP,
-    LEAF_DONE,
-    PLAIN,
-    PRIVATE,
-    PUBLIC,
-    RELOAD,
-    STACK,
-    STACKED,
-    SUSPEND,
-    SUSPENDED,
-    TEST,
-)
+from .constants import GRID
 from .hidden import HiddenCards
 from .limits import LIMITS
-
-# The machine's helpers and errors, named here too: the back-end imports them from this module.
-from .machine import (  # noqa: F401
-    _FAILED,
-    _STRAIGHT_FROM,
-    LOCATED,
-    Machine,
-    bad_pick,
-    random_draw,
-    rules_message,
-    run_leaf,
-)
+from .machine import Machine
 from .move import Move
-from .primitives import CardPrimitives, too_many_places  # noqa: F401
+from .primitives import CardPrimitives
 from .rng import seed_state
 
 # Passes of `while` loops, turns and rounds allowed between two decisions, by default (a game's
