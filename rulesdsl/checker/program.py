@@ -127,3 +127,4 @@ class Program:
     refs: dict[int, tuple]
     slots: dict[int, int | tuple[int, int, int]]
     has_end_game: bool
+    warnings: list  # Diagnostics `check` prints and lets pass
