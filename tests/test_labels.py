@@ -7,6 +7,7 @@ import pytest
 
 from rulesdsl import load, load_text
 from rulesdsl.engine.state import IllegalMove, State
+from rulesdsl.errors import RulesRuntimeError
 from rulesdsl.testing import Transcript, replay
 
 from .conftest import GAMES
@@ -171,3 +172,13 @@ def test_a_label_without_values_makes_no_function():
     g = load(str(GAMES / "tamalo.rules"), players=3)
     assert all(d.label_fn is None and d.pass_fn is None for d in g.decisions)
     assert all(a.lead_label_fn is None for a in g.actions)
+
+
+def test_a_label_value_that_fails_is_a_runtime_error_at_the_label():
+    g = load_text(GAME.replace('"keep {count(me.hand)}"', '"keep {10 / count(pile)}"'), path="labels.rules")
+    st = g.new_game(1)
+    st.apply("give")
+    with pytest.raises(RulesRuntimeError, match="division by zero") as e:
+        st.move_texts()
+    line = next(i for i, t in enumerate(GAME.splitlines(), 1) if "keep {count" in t)
+    assert (e.value.span.file, e.value.span.line) == ("labels.rules", line)

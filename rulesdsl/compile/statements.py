@@ -13,7 +13,7 @@ from ..engine.state import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
 from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
-from .runtime import Fn
+from .runtime import Fn, _located_part
 from .source import ST, NoSource, Variant, env_list, naming
 from .tree import _literal, _may_end
 
@@ -402,7 +402,7 @@ class Statements(CardMoves, Bounds):
             else:
                 shown = self.text_src("_x", t)
             pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
-        return self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals)
+        return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
 
     def text_fn(self, e: ast.Expr) -> Fn:
         """A function (st, env) giving the words that show e's value (for a failed `expect`)."""
