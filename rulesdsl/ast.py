@@ -256,6 +256,11 @@ class Choose(Stmt):
     label: str | None
     optional: bool
     pass_label: str | None = None  # the text of the option to decline, for `may choose` ("pass")
+    # The labels as templates, only when they hold `{...}` values (filled in at each ask), and
+    # what `check` warns about them (a `{` that shows as written).
+    label_text: Template | None = None
+    pass_text: Template | None = None
+    warnings: tuple = ()
 
 
 @attrs.frozen(eq=False)

@@ -128,6 +128,8 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             print(e.format(), file=err)
             status = max(status, EXIT_USAGE if _bad_parameters(e) else EXIT_ERROR)
             continue
+        for w in game.warnings:
+            print(w.format(game.sources), file=err)
         span = (f"{game.min_players}-{game.max_players}" if game.max_players > game.min_players
                 else f"{game.min_players}")
         sizes = f"{plural(game.ncards, 'card')}, {plural(len(game.actions), 'action')}"

@@ -101,8 +101,15 @@ class _Build(Transformer):
             end_line += self.line_offset
         return ast.Span(self.path, line, col, end_line, end_col)
 
-    def template(self, tok: Token) -> ast.Template:
-        return parse_template(unquote(tok), self.path, tok.line, tok.column + 1, self.tspan(tok))
+    def template(self, tok: Token, warnings: list[Diagnostic] | None = None) -> ast.Template:
+        return parse_template(unquote(tok), self.path, tok.line, tok.column + 1, self.tspan(tok), warnings)
+
+    def label(self, tok: Token | None, warnings: list[Diagnostic]) -> ast.Template | None:
+        """A `choose` label's values, or None for a label that holds none (it costs nothing)."""
+        if tok is None or "{" not in tok:
+            return None
+        t = self.template(tok, warnings)
+        return t if any(isinstance(part, ast.Expr) for part in t.parts) else None
 
     # -- declarations
     @v_args(meta=True)
@@ -497,6 +504,7 @@ class _Build(Transformer):
         if pass_label is not None and may is None:
             raise RulesError([Diagnostic(self.span(meta), "`else \"...\"` names the option to decline a choice, "
                                          "so it needs `may choose`")])
+        warnings: list[Diagnostic] = []
         return ast.Choose(
             str(name),
             domain,
@@ -504,6 +512,9 @@ class _Build(Transformer):
             unquote(label) if label is not None else None,
             may is not None,
             unquote(pass_label) if pass_label is not None else None,
+            self.label(label, warnings),
+            self.label(pass_label, warnings),
+            tuple(warnings),
             span=self.span(meta),
         )
 
@@ -642,11 +653,26 @@ def unquote(tok: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
 
 
-def parse_template(text: str, path: str, line: int, column: int, span: ast.Span) -> ast.Template:
-    """Split "text {expr} text" into parts; each hole is parsed as an expression."""
+def parse_template(text: str, path: str, line: int, column: int, span: ast.Span,
+                   warnings: list[Diagnostic] | None = None) -> ast.Template:
+    """Split "text {expr} text" into parts; each hole is parsed as an expression. With `warnings`
+    (a label's), a `{` that is no hole (unclosed, or `{}`) shows as written, and is warned about."""
     parts: list[str | ast.Expr] = []
     pos = 0
+    warned: set[int] = set()
+
+    def warn(at: int, message: str, hint: str) -> None:
+        if warnings is not None and at not in warned:
+            warned.add(at)
+            warnings.append(Diagnostic(ast.Span(path, line, column + at, line, column + at + 1), message,
+                                       f"it shows as written; {hint}", severity="warning"))
+
     for m in re.finditer(r"\{([^{}]*)\}", text):
+        for j in (j for j in range(pos, m.start()) if text[j] == "{"):
+            warn(j, "a `{` with no `}`", "close it to fill in a value: `{name}`")
+        if warnings is not None and not m.group(1).strip():
+            warn(m.start(), "an empty `{}`", "write the value to fill in between the braces")
+            continue
         if m.start() > pos:
             parts.append(text[pos : m.start()])
         src = m.group(1)
@@ -663,6 +689,8 @@ def parse_template(text: str, path: str, line: int, column: int, span: ast.Span)
             raise RulesError(too_big)
         parts.append(build.transform(tree))
         pos = m.end()
+    for j in (j for j in range(pos, len(text)) if text[j] == "{"):
+        warn(j, "a `{` with no `}`", "close it to fill in a value: `{name}`")
     if pos < len(text):
         parts.append(text[pos:])
     return ast.Template(tuple(parts), span=span)

@@ -226,6 +226,11 @@ class Statements(CheckerBase):
             self.error(s.domain.span, f"`choose` cannot pick {describe(et)}")
         if s.by is not None:
             self.want(s.by, PLAYER, scope, unit, "who chooses (`by`)")
+        # The labels' values are worked out as the question is asked: before NAME has one.
+        for text in (s.label_text, s.pass_text):
+            if text is not None:
+                self._template(text, scope, unit)
+        self.warnings.extend(s.warnings)
         unit.bind(scope, s.name, slot, et)
 
     def s_CallStmt(self, s: ast.CallStmt, scope, unit):
@@ -276,7 +281,10 @@ class Statements(CheckerBase):
         self.want(s.player, PLAYER, scope, unit, "`continue from`")
 
     def s_Say(self, s: ast.Say, scope, unit):
-        for part in s.text.parts:
+        self._template(s.text, scope, unit)
+
+    def _template(self, text: ast.Template, scope, unit) -> None:
+        for part in text.parts:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope, unit)
 

@@ -93,6 +93,7 @@ class Compiler(Skeleton, Statements):
         p, g = self.p, self.g
         g.name = p.name
         g.sources = p.files
+        g.warnings = p.warnings
         g.path = next(iter(p.files), "")
         g.players = self.n
         g.min_players, g.max_players = p.min_players, p.max_players
@@ -149,8 +150,10 @@ class Compiler(Skeleton, Statements):
         cond = self.expr(info.cond) if info.cond is not None else None
         first = lead_of(info)  # (the turn's decision: the rest decides whether the action is a leaf)
         lead = self.choose_decisions[id(first)] if first is not None else None
+        # A lead's label is asked with the turn's options, before the action has locals of its own.
+        lead_fn = self.label_fn(first.label_text, "st", info.nlocals) if first is not None else None
         self.g.actions.append(ActionRt(info.name, ci, info.nlocals, cond, lead,
-                                       first.label if first is not None else None))
+                                       first.label if first is not None else None, lead_fn))
 
     def _checks(self) -> None:
         """Invariants and scenarios (rulesdsl test), and the game's fingerprint for saves."""

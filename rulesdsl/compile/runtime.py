@@ -19,12 +19,13 @@ def log_moved(st: State, cards: list, sources: str, to: str) -> None:
         st.event(1, f"{len(cards)} card{'s' if len(cards) > 1 else ''} from {sources} to {to}: {{}}", tuple(cards))
 
 
-def _located_part(f: Callable[[State], object], span, number: bool = False) -> Callable[[State], object]:
-    """An expression worked out outside the machine (a `show`, a `statistic`): a failure is a
-    runtime error at its line, as the machine's are; a `number` must also fit a float (a mean)."""
-    def part(st):
+def _located_part(f: Callable[..., object], span, number: bool = False) -> Callable[..., object]:
+    """An expression worked out outside the machine (a `show`, a `statistic`, a `choose` label):
+    a failure is a runtime error at its line, as the machine's are; a `number` must also fit a
+    float (a mean)."""
+    def part(st, *env):
         try:
-            v = f(st)
+            v = f(st, *env)
             if number and v is not None:
                 float(v)
             return v

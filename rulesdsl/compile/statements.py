@@ -13,7 +13,7 @@ from ..engine.game import Code, Decision, distinct_plain
 from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
 from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
-from .runtime import Fn
+from .runtime import Fn, _located_part
 from .source import ST, NoSource, Variant, env_list, naming
 from .tree import _literal, _may_end
 
@@ -259,7 +259,8 @@ class Statements(CardMoves, Bounds):
         et = elem(t) if is_list(t) and elem(t) != "any" else INT
         by = self.expr(s.by) if s.by is not None else None
         dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
-                       s.optional, et, s.span, s.name, s.pass_label or "pass")
+                       s.optional, et, s.span, s.name, s.pass_label or "pass",
+                       self.label_fn(s.label_text), self.label_fn(s.pass_text))
         g.decisions.append(dec)
         self.choose_decisions[id(s)] = dec
         self.hand_free[dec.index] = self._hand_free(s.domain)
@@ -382,6 +383,26 @@ class Statements(CardMoves, Bounds):
             return v.logged([*lines, "st.event(0, ''.join(_t), tuple(_h))"])
 
         b.emit(s.span, PLAIN, write)
+
+    def label_fn(self, text: ast.Template | None, params: str = "st, env", nlocals: int | None = None) -> Fn | None:
+        """A function giving a `choose` label with its values filled in, as `say` shows them but
+        for a card (Game.label_card_text), or None for a label without values."""
+        if text is None:
+            return None
+        pieces = []
+        for part in text.parts:
+            if isinstance(part, str):
+                pieces.append(_text(part))
+                continue
+            t = self.type(part)
+            if t == CARD:
+                shown = "st.game.label_card_text(st, _x)"
+            elif t == "list[card]":
+                shown = "', '.join([st.game.label_card_text(st, _y) for _y in _x if _y is not None])"
+            else:
+                shown = self.text_src("_x", t)
+            pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
+        return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
 
     def text_fn(self, e: ast.Expr) -> Fn:
         """A function (st, env) giving the words that show e's value (for a failed `expect`)."""

@@ -61,9 +61,11 @@ class Code:
 class Decision:
     """A point where a player chooses: the turn's action, or a `choose` statement."""
 
-    __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name", "pass_label")
+    __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name", "pass_label",
+                 "label_fn", "pass_fn")
 
-    def __init__(self, index, label, slot, domain, by, optional, elem, span, name="", pass_label="pass"):
+    def __init__(self, index, label, slot, domain, by, optional, elem, span, name="", pass_label="pass",
+                 label_fn=None, pass_fn=None):
         self.index = index
         self.label = label
         self.slot = slot
@@ -74,6 +76,10 @@ class Decision:
         self.span = span
         self.name = name
         self.pass_label = pass_label
+        # f(state, locals) -> the label filled in, for a label with `{...}` values (else None: the
+        # label is the same text at every ask).
+        self.label_fn = label_fn
+        self.pass_fn = pass_fn
 
 
 @attrs.define
@@ -96,9 +102,9 @@ class ScenarioRt:
 
 
 class ActionRt:
-    __slots__ = ("name", "code", "nlocals", "cond", "lead", "lead_label")
+    __slots__ = ("name", "code", "nlocals", "cond", "lead", "lead_label", "lead_label_fn")
 
-    def __init__(self, name, code, nlocals, cond, lead, lead_label=None):
+    def __init__(self, name, code, nlocals, cond, lead, lead_label=None, lead_label_fn=None):
         self.name = name
         self.code = code
         self.nlocals = nlocals
@@ -106,6 +112,7 @@ class ActionRt:
         self.lead = lead  # the action's first `choose`, merged into the turn decision, or None
         # Its moves read "LABEL OPTION": the action's name, or the choose's `as` ("" gives the option alone).
         self.lead_label = name if lead_label is None else lead_label
+        self.lead_label_fn = lead_label_fn  # f(state) for a lead's label with values, asked before the action runs
 
 
 class Game:
@@ -125,6 +132,7 @@ class Game:
         self.name = ""
         self.path = ""
         self.sources: dict[str, str] = {}
+        self.warnings: list = []  # the checker's Diagnostics that let the rules run (`check` shows them)
         self.players = 0
         self.min_players = self.max_players = 0
         self.names: list[str] = []
@@ -427,14 +435,20 @@ class Game:
                     texts.append(a.name)
                 else:
                     option = self.value_text(st, p, a.lead.elem, v)
-                    texts.append(f"{a.lead_label} {option}" if a.lead_label else option)
+                    lead = a.lead_label if a.lead_label_fn is None else a.lead_label_fn(st)
+                    texts.append(f"{lead} {option}" if lead else option)
         else:
+            label, pass_label = dec.label, dec.pass_label
+            if dec.label_fn is not None or dec.pass_fn is not None:  # values worked out in the frame asking
+                env = st.stack[-1][2]
+                label = label if dec.label_fn is None else dec.label_fn(st, env)
+                pass_label = pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
             for v in st.options:
                 if v is None:
-                    texts.append(dec.pass_label)
+                    texts.append(pass_label)
                 else:
                     t = self.value_text(st, p, dec.elem, v)
-                    texts.append(f"{dec.label} {t}" if dec.label else t)
+                    texts.append(f"{label} {t}" if label else t)
         return self._disambiguate(st, texts, dec)
 
     def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
@@ -484,6 +498,15 @@ class Game:
             return self.card_text[c]
         lst = st.zones[zi]
         return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
+
+    def label_card_text(self, st: State, c: int | None) -> str:
+        """A card's value in a `choose` label: its face if every seat knows it, else where it lies,
+        since the log shows the chosen move's text to every seat."""
+        if c is None:
+            return "none"
+        if st.known[c] == (1 << self.players) - 1:
+            return self.card_text[c]
+        return self.place_text(st, c)
 
     def place_text(self, st: State, c: int) -> str:
         """Where a card is, in words anyone may read: `bob.row 2`, `top of discard`."""
