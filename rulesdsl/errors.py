@@ -84,7 +84,7 @@ class RulesError(Exception):
         lines = {f: source_lines(self.sources[f]) for f in {d.span.file for d in self.diagnostics if d.span}
                  if f in self.sources}  # split once: a file with many errors is not split once per error
         body = "\n".join(d.format(self.sources, lines) for d in self.diagnostics)
-        n = len(self.diagnostics)
+        n = sum(d.severity == "error" for d in self.diagnostics)
         if self.truncated:
             return body + f"\nmore than {MAX_ERRORS} errors"
         return body + (f"\n{n} errors" if n > 1 else "")

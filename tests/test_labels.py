@@ -168,6 +168,15 @@ def test_check_warns_about_a_brace_that_is_no_value_and_lets_it_pass(tmp_path):
     assert st.move_texts()[-1] == "keep {} {me"  # shown as written
 
 
+def test_check_shows_a_label_warning_alongside_the_errors(tmp_path):
+    path = write(tmp_path, '"keep {me"')
+    path.write_text(path.read_text(encoding="utf-8") + "\naction broken { nope = 1 }\n", encoding="utf-8")
+    code, _, err = run("check", str(path))
+    assert code == 1
+    assert "warning: a `{` with no `}`" in err and "error:" in err
+    assert err.index("warning:") < err.index("error:")  # in the file's order: the label comes first
+
+
 def test_a_label_without_values_makes_no_function():
     g = load(str(GAMES / "tamalo.rules"), players=3)
     assert all(d.label_fn is None and d.pass_fn is None for d in g.decisions)

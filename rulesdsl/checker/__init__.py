@@ -100,8 +100,8 @@ class Checker(RuleBodies, Statements, Expressions, Declarations):
         self.invariants = self._invariants(by_type.get(ast.Invariant, []))
         self.scenarios = self._scenarios(by_type.get(ast.Scenario, []))
         self._whole_game(decls)
-        if self.diags:
-            raise RulesError(self.diags, self.sources)
+        if self.diags:  # (the warnings go with the errors: each is worth knowing while fixing them)
+            raise RulesError(self.diags + self.warnings, self.sources)
         # (the Program's fields are the checker's own, but for two names)
         own = {"files": "sources", "players": "n_players"}
         return Program(**{f.name: getattr(self, own.get(f.name, f.name)) for f in attrs.fields(Program)})
