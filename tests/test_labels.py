@@ -191,3 +191,25 @@ def test_a_label_value_that_fails_is_a_runtime_error_at_the_label():
         st.move_texts()
     line = next(i for i, t in enumerate(GAME.splitlines(), 1) if "keep {count" in t)
     assert (e.value.span.file, e.value.span.line) == ("labels.rules", line)
+
+
+
+ZONE_LABEL = """\
+game "Zone label"
+players 2..2
+card chip(n)
+cards in pile { 1 chip(1) 1 chip(2) }
+zone pile: stack, public
+zone box: stack, hidden
+action take {
+    choose c in pile as "take from {pile}"
+    move c to box
+}
+game ends when turn > 3
+rank by lowest it.seat
+"""
+
+
+def test_a_zone_in_a_label_shows_its_cards_as_a_card_value_does():
+    st = load_text(ZONE_LABEL, path="zone.rules").new_game(1)
+    assert sorted(st.move_texts()) == ["take from chip 1, chip 2 chip 1", "take from chip 1, chip 2 chip 2"]

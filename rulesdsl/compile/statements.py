@@ -385,8 +385,9 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, PLAIN, write)
 
     def label_fn(self, text: ast.Template | None, params: str = "st, env", nlocals: int | None = None) -> Fn | None:
-        """A function giving a `choose` label with its values filled in, as `say` shows them but
-        for a card (Game.label_card_text), or None for a label without values."""
+        """A function giving a `choose` label with its values filled in, as messages show them but
+        for a card (a move's text is shown to every seat: Game.label_card_text), or None for a
+        label without values."""
         if text is None:
             return None
         pieces = []
@@ -394,13 +395,8 @@ class Statements(CardMoves, Bounds):
             if isinstance(part, str):
                 pieces.append(_text(part))
                 continue
-            t = self.type(part)
-            if t == CARD:
-                shown = "st.game.label_card_text(st, _x)"
-            elif t == "list[card]":
-                shown = "', '.join([st.game.label_card_text(st, _y) for _y in _x if _y is not None])"
-            else:
-                shown = self.text_src("_x", t)
+            t = "list[card]" if self.type(part) == ZONE else self.type(part)  # (a zone: its cards)
+            shown = self.text_src("_x", t, card="st.game.label_card_text(st, {x})")
             pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
         return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
 
@@ -409,15 +405,16 @@ class Statements(CardMoves, Bounds):
         x = self.expr_src(e)
         return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
-    def text_src(self, x: str, t: str) -> str:
+    def text_src(self, x: str, t: str, card: str | None = None) -> str:
         """Source of the words that show value x (a name) of type t, as messages show it: a
-        player's name, a card's face, yes or no, a list's items joined (none left out)."""
+        player's name, a card's face (or `card`, a format of {x}), yes or no, a list's items
+        joined (none left out)."""
         if is_list(t):
-            return f"', '.join([{self.text_src('_y', elem(t))} for _y in {x} if _y is not None])"
+            return f"', '.join([{self.text_src('_y', elem(t), card)} for _y in {x} if _y is not None])"
         if t == PLAYER:
             shown = f"{self.source.const(self.g.names)}[{x}]"
         elif t == CARD:
-            shown = f"{self.source.const(self.g.card_text)}[{x}]"
+            shown = card.format(x=x) if card is not None else f"{self.source.const(self.g.card_text)}[{x}]"
         elif t == BOOL:
             shown = f"('yes' if {x} else 'no')"
         elif t == DIRECTION:

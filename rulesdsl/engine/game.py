@@ -499,12 +499,10 @@ class Game:
         lst = st.zones[zi]
         return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
 
-    def label_card_text(self, st: State, c: int | None) -> str:
+    def label_card_text(self, st: State, c: int) -> str:
         """A card's value in a `choose` label: its face if every seat knows it, else where it lies,
         since the log shows the chosen move's text to every seat."""
-        if c is None:
-            return "none"
-        if st.known[c] == (1 << self.players) - 1:
+        if st.known[c] == self.all_mask:
             return self.card_text[c]
         return self.place_text(st, c)
 
