@@ -62,14 +62,13 @@ def prelude_files(roots: list[Path] | tuple[Path, ...] | None = None) -> dict[st
     return found
 
 
-def find_game(arg: str) -> str:
+def find_game(arg: str) -> str | None:
     """What a command's FILE argument names: itself if it is a path (or anything but a bare name),
-    else the bundled game of that name; a bare name that is neither stays as written, for the
-    loader to report."""
+    else the bundled game of that name; None for a bare name that names neither."""
     if not is_name(arg) or Path(arg).exists():
         return arg
     path = game_files().get(arg)
-    return str(path) if path is not None else arg
+    return str(path) if path is not None else None
 
 
 def new_game(name: str) -> dict[str, str]:

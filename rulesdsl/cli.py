@@ -79,11 +79,11 @@ def _require(module: str, what: str, install: str) -> None:
 def _bundled_names(args) -> None:
     """A bare name where a rules file is taken (`rulesdsl play NAME`) means the bundled game of
     that name; a file of that name, or any path, is read as it is."""
-    from .bundled import find_game, game_files, is_name
+    from .bundled import find_game, game_files
 
     def find(arg: str) -> str:
         found = find_game(arg)
-        if found == arg and is_name(arg) and not Path(arg).exists():
+        if found is None:
             close = did_you_mean(arg, game_files())
             raise UsageError(f"no file '{arg}' and no bundled game of that name" + (f" ({close})" if close else "")
                              + "; `rulesdsl list` shows the bundled games")
