@@ -127,14 +127,13 @@ class Compiler(Skeleton, Statements):
         g.codes.append(main)
         self.proc_codes: dict[str, int] = {}
         plan = self.plan
-        self.leaf_procs, self.ending_procs, self.recursive_procs = plan.leaves, plan.ending, plan.recursive
         g.tails = self.shortcuts
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
-        self.recursive_codes = frozenset(self.proc_codes[name] for name in self.recursive_procs)
+        self.recursive_codes = frozenset(self.proc_codes[name] for name in plan.recursive)
         self.depth_check = _depth_check(g.limits["depth"], self.recursive_codes)
         for name, info in p.procedures.items():
-            self._compile_body(self.proc_codes[name], info.body, "procedure", name in self.leaf_procs)
+            self._compile_body(self.proc_codes[name], info.body, "procedure", name in plan.leaves)
         for when, info in p.hooks.items():
             self.hook_codes[when] = self._new_code(when, info)
         for when, info in p.hooks.items():

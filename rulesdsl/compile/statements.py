@@ -55,7 +55,7 @@ class Statements(CardMoves, Bounds):
 
     def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
         """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
-        return _may_end(body, self.ending_procs)
+        return _may_end(body, self.plan.ending)
 
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
         """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
@@ -306,14 +306,14 @@ class Statements(CardMoves, Bounds):
         code_id = self.proc_codes[s.func]
         nlocals = self.g.codes[code_id].nlocals
         args = [self.part(a) for a in s.args]
-        if s.func in self.leaf_procs:
+        if s.func in self.plan.leaves:
             # Only a code with a frame records where it goes on: a leaf has none, and the framed
             # code that called it has recorded its own position already.
-            self._leaf_call(b, code_id, args, s.span, s.func in self.ending_procs and not self.leaf)
+            self._leaf_call(b, code_id, args, s.span, s.func in self.plan.ending and not self.leaf)
             return
         # A call that may come back to itself checks how deep the recursion goes (the others cannot
         # nest deeper than the rules are long).
-        deep = s.func in self.recursive_procs
+        deep = s.func in self.plan.recursive
 
         def write(v: Variant) -> list[str]:
             new = env_list([self.source.inline(a) for a in args], nlocals)
