@@ -26,7 +26,7 @@ from typing import TypeVar
 from .. import ast
 from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
 from ..engine.constants import GRID
-from ..engine.machine import LOCATED, bad_pick
+from ..engine.machine import LOCATED
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME
@@ -56,7 +56,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
         self.names: dict[str, object] = {
             **RUNTIME, "RulesRuntimeError": RulesRuntimeError, "_is_not": operator.is_not,
-            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED, "_bad_pick": bad_pick,
+            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED,
         }
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)

@@ -6,8 +6,8 @@ and the hot ones (`_advance`, `playout`, `tick`) are called as the state's own m
 apply_index and by generated code (`st.tick()`), so a collaborator would cost a call level a
 step. As a base class they are found by the same cached look-up as a method of State itself.
 
-The machine's helpers the back-end and tools name (bad_pick, rules_message, LOCATED,
-random_draw, _FAILED) live here; state.py names them too, so a State's users need one import.
+The machine's helpers the back-end and tools name (rules_message, LOCATED, random_draw, _FAILED,
+run_leaf) live here, and are imported from here.
 """
 
 from __future__ import annotations
