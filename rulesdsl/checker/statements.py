@@ -178,8 +178,8 @@ class Statements(CheckerBase):
         ref = self._secret_var(s.what)
         if ref is not None:
             self.secret_reveals[id(s)] = ref
-        elif not self._public_value(s.what, t, what):
-            self.cards_arg(s.what, scope, unit, f"what is {what}")
+        elif not self._public_value(s.what, t, what) and t not in (CARD, ZONE, "list[card]", ANY, NONE):
+            self.error(s.what.span, f"what is {what} must be a card or cards, but this is {describe(t)}")
 
     def s_Swap(self, s: ast.Swap, scope, unit):
         self.want(s.first, CARD, scope, unit, "what is swapped")
@@ -320,6 +320,9 @@ class Statements(CheckerBase):
         t = self.expr(s.seq, scope, unit)
         if not is_list(t) and t != ANY:
             self.error(s.seq.span, f"`for each` goes through a list, not {describe(t)}")
+        elif s.body and isinstance(s.body[0], ast.Secretly) and s.body[0].seat == s.name and t not in (
+                "list[player]", ANY):
+            self.error(s.seq.span, f"`simultaneously` goes through a list of players, not {describe(t)}")
         inner = Scope(scope)
         slot = unit.new_slot()
         # The loop variable, the list being walked and the position in it.
