@@ -201,8 +201,10 @@ class Statements(CardMoves, Bounds):
         who, among = self.p.secret_chooses[id(choose)]
         seq = self.expr(s.seq)
         ops = self.race_ops[id(s)] = {}
+
         def forget() -> list[str]:
-            return [f"for _x in range({base}, {base + n}):", f"    {ST.vars}[_x] = None", "    st.secrets.pop(_x, None)"]
+            return [f"for _x in range({base}, {base + n}):", f"    {ST.vars}[_x] = None",
+                    "    st.secrets.pop(_x, None)"]
 
         # (Forgotten as it starts too: a `return` or an `end` in its statements skips its end.)
         ops["init"] = b.emit(s.seq.span, PLAIN, lambda v: [
