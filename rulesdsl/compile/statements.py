@@ -442,8 +442,13 @@ class Statements(CardMoves, Bounds):
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
+        # A secret question with no option is not asked; the others read its line all the same, so
+        # the lines they read do not tell whether an answer left it without options.
+        unasked = [f"if not _v: st.log_move(_p, '(nothing to choose)', None, {dec.hidden_text()!r})"] if secret else []
         b.emit(s.span, CONTROL, lambda v: [
-            *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = None"), Ask(dec.index, "_p")])
+            *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
+                                                                       first=f"{self.source.local(slot)} = None"),
+            Ask(dec.index, "_p")])
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
