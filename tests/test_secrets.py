@@ -81,6 +81,33 @@ def at_second_seat(seed: int = 1) -> rulesdsl.State:
 # ---------------------------------------------------------------- the language
 
 
+def test_the_statements_parse_to_their_nodes():
+    from rulesdsl import ast
+    from rulesdsl.parser import parse_text
+
+    f = parse_text("""var bid: int per player secret = 0
+action a {
+    simultaneously for each p in players {
+        if yes { choose k in 1..2 }
+    }
+    race for each q in players at random {
+        may choose c in q.hand
+    }
+    race for each q in players { may choose c in q.hand by q }
+    secretly { choose z in 1..2 }
+}
+""", "x.rules")
+    var, action = f.decls
+    assert var.secret and var.per_player
+    loop, fair, ordered, block = action.body
+    # `simultaneously` is a loop of secret blocks, each choose in it the loop's seat's.
+    assert isinstance(loop, ast.ForEach) and isinstance(loop.body[0], ast.Secretly) and loop.body[0].seat == "p"
+    assert loop.body[0].body[0].branches[0][1][0].by.id == "p"
+    assert isinstance(fair, ast.Race) and fair.random and fair.body[0].by.id == "q" and not ordered.random
+    assert isinstance(block, ast.Secretly) and block.seat is None and block.body[0].by is None
+    assert (loop.span.line, loop.span.column, block.span.line) == (3, 5, 10)
+
+
 def test_a_secret_choose_shows_its_answer_to_its_chooser_alone():
     s = at_second_seat()
     mine, theirs, spectator = s.events_for(0), s.events_for(1), s.events_for(-1)
