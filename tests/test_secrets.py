@@ -222,6 +222,7 @@ def test_a_label_shows_a_secret_value_only_once_everyone_knows_it():
     ("action a { simultaneously for each p in [1, 2] { choose k in 1..2 } }",
      "`simultaneously` goes through a list of players, not a list of numbers"),
     ("action a { reveal me.plain }", "'plain' is not secret"),
+    ("action a { reveal players.bid }", "one secret value is revealed at a time"),
     ("action a { for each p in players { secretly { choose k in 1..2\n break } } }", "`break` cannot leave"),
     ("action a { race for each p in players { choose c in p.hand } }", "a race begins with `may choose"),
     ("action a { race for each p in players { say \"x\" } }", "a race begins with `may choose"),

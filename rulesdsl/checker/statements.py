@@ -273,6 +273,10 @@ class Statements(CheckerBase):
         v = self.var_by_name.get(name) if name is not None else None
         if v is None:
             return False
+        if v.secret:
+            self.error(e.span, f"one secret value is {what} at a time",
+                       f"write `for each p in players {{ reveal p.{name} }}`")
+            return True
         self.error(e.span, f"'{name}' is not secret: everyone knows its value already, so it cannot be {what}",
                    f"declare it `var {name}: ... secret` to keep what a secret choose stores in it hidden")
         return True
