@@ -199,7 +199,7 @@ def goofspiel_metrics(points: list[int], turns: int, bids: int, prize_total: int
 def goofspiel_metrics_rulesdsl(st: rulesdsl.State, moves: int, turn_decisions: int) -> Metrics:
     # a turn is one prize: its one-option move (who turns the prize up), then the seats' bids
     points = [st.counter("points", p) for p in range(st.game.players)]
-    cards = st.value("num_cards")
+    cards = st.game.params["num_cards"]
     return goofspiel_metrics(points, st.turn, moves - turn_decisions, cards * (cards + 1) // 2)
 
 

@@ -10,12 +10,13 @@ check the same rules in every prize random play reaches, with two to four player
 from __future__ import annotations
 
 import functools
+import importlib.util
 import random
 
 import pytest
 
 import rulesdsl
-from tests.conftest import GAMES
+from tests.conftest import GAMES, ROOT
 from tests.test_crazy_eights import load_bench, play_at_the_terminal
 
 ALICE, BOB, CAROL = range(3)
@@ -176,6 +177,15 @@ def test_openspiel_comparison_bench_plays_20_games_in_each_engine():
     assert {"turns", "drawn", "seat 0 wins", "bids"} <= set(rows)
     assert rows["turns"].mean_a == rows["turns"].mean_b == 13
     assert rows["bids"].mean_a == rows["bids"].mean_b == 36
+
+
+def test_the_speed_bench_plays_the_new_games(capsys):
+    spec = importlib.util.spec_from_file_location("games_speed", ROOT / "bench" / "games_speed.py")
+    speed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(speed)
+    assert speed.main(["goofspiel:3", "slapjack:2", "hearts:4", "--games", "2", "--repeats", "1", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| goofspiel | 3 | 2 | 49.0 |" in out and "| hearts | 4 |" in out
 
 
 def test_a_whole_game_plays_at_the_terminal_with_piped_input():
