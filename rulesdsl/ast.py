@@ -300,6 +300,27 @@ class Break(Stmt):
 
 
 @attrs.frozen(eq=False)
+class Secretly(Stmt):
+    """`secretly { ... }`: every `choose` in it is answered in secret. `seat` is the loop's name
+    when it stands for `simultaneously for each SEAT in ...` (each choose is that seat's)."""
+
+    body: tuple[Stmt, ...]
+    seat: str | None = None
+
+
+@attrs.frozen(eq=False)
+class Race(Stmt):
+    """`race for each NAME in SEQ [at random] { may choose ... by NAME; ... }`: every seat answers
+    the leading `may choose` in secret; then those who acted, in SEQ's order (or a random one),
+    each in turn has the answer revealed and runs the rest, until a `break`."""
+
+    name: str
+    seq: Expr
+    random: bool
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen(eq=False)
 class Return(Stmt):
     pass
 
@@ -381,6 +402,7 @@ class Var(Decl):
     type_span: Span | None
     per_player: bool
     init: Expr
+    secret: bool = False  # `secret`: who knows its value is kept per cell (a secret choose's answer)
 
 
 @attrs.frozen(eq=False)

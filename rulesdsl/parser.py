@@ -72,6 +72,22 @@ def lark_parser() -> Lark:
     )
 
 
+def _chosen_by(body: tuple, seat: str) -> tuple:
+    """The statements of a `simultaneously` block with each `choose` that names no chooser made
+    the loop's seat's (`by SEAT`), in ifs and loops too: each seat answers its own question."""
+    out = []
+    for s in body:
+        if isinstance(s, ast.Choose) and s.by is None:
+            s = attrs.evolve(s, by=ast.Name(seat, span=s.span))
+        elif isinstance(s, ast.If):
+            s = attrs.evolve(s, branches=tuple((c, _chosen_by(b, seat)) for c, b in s.branches),
+                             orelse=None if s.orelse is None else _chosen_by(s.orelse, seat))
+        elif isinstance(s, ast.ForEach):
+            s = attrs.evolve(s, body=_chosen_by(s.body, seat))
+        out.append(s)
+    return tuple(out)
+
+
 class _Build(Transformer):
     """Lark tree to ast nodes. Each method receives the rule's meta (positions) and children."""
 
@@ -193,13 +209,14 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
-        name, typ, per, init = c
+        name, typ, per, secret, init = c
         return ast.Var(
             str(name),
             str(typ) if typ is not None else None,
             self.tspan(typ) if typ is not None else None,
             per is not None,
             init,
+            secret is not None,
             span=self.span(meta),
         )
 
@@ -517,6 +534,26 @@ class _Build(Transformer):
             tuple(warnings),
             span=self.span(meta),
         )
+
+    @v_args(meta=True)
+    def secretly_stmt(self, meta, c):
+        return ast.Secretly(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def simultaneously_stmt(self, meta, c):
+        """`simultaneously for each p in L { B }` is `for each p in L { secretly { B } }`, each
+        `choose` in B by p unless it says otherwise (which the checker refuses)."""
+        name, seq, body = str(c[0]), c[1], c[2]
+        span = self.span(meta)
+        return ast.ForEach(name, seq, (ast.Secretly(_chosen_by(body, name), name, span=span),), span=span)
+
+    @v_args(meta=True)
+    def race_stmt(self, meta, c):
+        name, seq, random, body = str(c[0]), c[1], c[2], c[3]
+        span = self.span(meta)
+        if body and isinstance(body[0], ast.Choose) and body[0].by is None:
+            body = (attrs.evolve(body[0], by=ast.Name(name, span=body[0].span)), *body[1:])
+        return ast.Race(name, seq, random is not None, body, span=span)
 
     @v_args(meta=True)
     def call_stmt(self, meta, c):

@@ -97,6 +97,17 @@ class CheckerBase:
         self.depth = 0  # expressions being checked, one in another (through defines too)
         # The assignment each scenario `set` step stands for: kept alive, since refs is keyed by its id.
         self.step_assignments: list[ast.Assign] = []
+        # Secret decisions (see Program): the tables, and the secret block being checked (its span
+        # and its seat, for `simultaneously` and races), with the loops around it.
+        self.secret_chooses: dict[int, tuple[int, int]] = {}
+        self.secret_assigns: dict[int, int] = {}
+        self.secret_clears: dict[int, tuple[int, ...]] = {}
+        self.secret_reveals: dict[int, tuple] = {}
+        self.races: dict[int, tuple] = {}
+        self.race_vars: list = []
+        self.secret_names: dict[tuple[int, int], int] = {}  # (unit, slot) bound by a secret choose -> its id
+        self.secret_ctx: tuple | None = None  # (span, seat or None, loops outside it)
+        self.in_race = 0
 
     def error(self, span: ast.Span | None, message: str, hint: str | None = None) -> None:
         key = (span, message)

@@ -225,7 +225,8 @@ class Declarations(CheckerBase):
             else:
                 typ = None  # inferred from the initial value
             group = self.counters if counter else self.vars
-            v = VarInfo(len(group), d.name, typ or ANY, d.per_player, counter, d.init, d.span)
+            v = VarInfo(len(group), d.name, typ or ANY, d.per_player, counter, d.init, d.span,
+                        not counter and d.secret)
             if typ is None:
                 v.type = "?"
             group.append(v)

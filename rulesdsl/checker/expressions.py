@@ -3,6 +3,8 @@ on first use (so a define may use one declared after it, and a loop of defines i
 
 from __future__ import annotations
 
+import attrs
+
 from .. import ast
 from ..errors import did_you_mean
 from .base import CheckerBase, Scope, Unit
@@ -114,6 +116,8 @@ class Expressions(CheckerBase):
             if v.per_player:
                 return self.fail(e.span, f"'{name}' belongs to each player", f"write `me.{name}` or `p.{name}`")
             self.refs[id(e)] = ("counter" if v.counter else "var", v.index)
+            if v.secret:
+                self._secret_read(e.span, name)
             return v.type if v.type != "?" else ANY
         if z is not None:
             if z.per_player:
@@ -125,6 +129,7 @@ class Expressions(CheckerBase):
             if d.params:
                 return self.fail(e.span, f"'{name}' takes arguments", f"write `{name}(...)`")
             self.refs[id(e)] = ("define", name)
+            self._define_read(e.span, name)
             return self._check_define(d)
         if name in self.procedures:
             return self.fail(e.span, f"procedure '{name}' is not a value", f"run it as a statement: `{name}(...)`")
@@ -174,6 +179,35 @@ class Expressions(CheckerBase):
             return list_of(at) if at != ANY else ANY
         return self.fail(e.name_span, f"{describe(t)} has no attribute '{e.name}'")
 
+    def _secret_read(self, span: ast.Span, name: str) -> None:
+        """No expression in a secret block reads a secret variable: a later seat's options, or
+        what it sees, could then depend on an earlier seat's answer."""
+        if self.secret_ctx is not None:
+            self.error(span, f"'{name}' is secret and cannot be read in a secret block",
+                       "a later seat's options could then depend on an earlier seat's answer; read it after "
+                       "the block")
+
+    def _define_read(self, span: ast.Span, name: str) -> None:
+        """A define used in a secret block must not read a secret variable (see _secret_read)."""
+        if self.secret_ctx is None:
+            return
+        secret = {v.name for v in self.vars if v.secret}
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            d = self._define_decls.get(todo.pop())
+            if d is None or d.name in seen:
+                continue
+            seen.add(d.name)
+            for node in _nodes(d.body):
+                word = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, ast.Attr) else \
+                    node.func if isinstance(node, ast.Call) else None
+                if word in secret:
+                    self._secret_read(span, f"{name}' reads '{word}")
+                    return
+                if word in self._define_decls:
+                    todo.append(word)
+
     def _player_attr(self, e: ast.Attr) -> str:
         if e.name in PLAYER_BUILTIN_ATTRS:
             return PLAYER_BUILTIN_ATTRS[e.name]
@@ -182,6 +216,8 @@ class Expressions(CheckerBase):
             return ZONE
         v = self.var_by_name.get(e.name)
         if v is not None and v.per_player:
+            if v.secret:
+                self._secret_read(e.span, e.name)
             return v.type if v.type != "?" else ANY
         fields = [z.name for z in self.zones if z.per_player] + [
             v.name for v in self.counters + self.vars if v.per_player] + list(PLAYER_BUILTIN_ATTRS)
@@ -204,6 +240,7 @@ class Expressions(CheckerBase):
                 return self.fail(e.span, f"'{e.func}' takes no arguments")
             spread = self._args(e, d.params, e.args, scope, unit, f"'{e.func}'", broadcast=True)
             self.refs[id(e)] = ("define", e.func, spread)
+            self._define_read(e.span, e.func)
             t = self._check_define(d)
             if spread is not None:
                 return list_of(t) if t not in (ANY,) and not is_list(t) else ANY
@@ -373,3 +410,15 @@ class Expressions(CheckerBase):
         if u is None:
             return self.fail(e.span, f"the two branches give {describe(a)} and {describe(b)}")
         return u
+
+
+def _nodes(e):
+    """Every expression node in e (e included)."""
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, tuple):
+            todo.extend(x)
+        elif isinstance(x, ast.Node):
+            yield x
+            todo.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name not in ("span", "name_span"))

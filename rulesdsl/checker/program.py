@@ -57,6 +57,7 @@ class VarInfo:
     counter: bool
     init: ast.Expr
     span: ast.Span
+    secret: bool = False  # `var ... secret`: who knows each cell's value is kept (State.secrets)
 
 
 @attrs.define
@@ -129,3 +130,13 @@ class Program:
     slots: dict[int, int | tuple[int, int, int]]
     has_end_game: bool
     warnings: list[Diagnostic]  # what `check` prints and lets pass
+    # Secret decisions (`secretly`, `simultaneously`, `race`), by node identity: per secret choose
+    # the slots of its chooser and its options; per assignment of one's answer to a secret variable
+    # that choose's id; per secret block the slots it binds (set to none as it ends); per
+    # `reveal`/`show ... to` of a secret variable its reference; per race (its hidden variable,
+    # the slots of its seat, list, position and order).
+    secret_chooses: dict[int, tuple[int, int]] = attrs.Factory(dict)
+    secret_assigns: dict[int, int] = attrs.Factory(dict)
+    secret_clears: dict[int, tuple[int, ...]] = attrs.Factory(dict)
+    secret_reveals: dict[int, tuple] = attrs.Factory(dict)
+    races: dict[int, tuple] = attrs.Factory(dict)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import did_you_mean
 from .base import CheckerBase, Scope, Unit
+from .program import VarInfo
 from .types import (
     ANY,
     BOOL,
@@ -24,6 +25,15 @@ from .types import (
     is_list,
 )
 
+# What a secret block may hold: nothing that shows anything or changes the cards.
+_IN_SECRET = (ast.Choose, ast.Let, ast.If, ast.ForEach, ast.Assign, ast.Break)
+_WORDS = {"Move": "`move`", "MoveAll": "`move all`", "Draw": "`draw`", "Deal": "`deal`", "Shuffle": "`shuffle`",
+          "Reveal": "`reveal`", "ShowTo": "`show ... to`", "Swap": "`swap`", "While": "`while`",
+          "Repeat": "`repeat`", "CallStmt": "a procedure's call", "End": "`end`",
+          "ReverseDirection": "`reverse direction`", "NextPlayer": "`next player is`",
+          "ContinueFrom": "`continue from`", "Say": "`say`", "Return": "`return`",
+          "Secretly": "a secret block (`secretly`, `simultaneously`)", "Race": "a race"}
+
 
 class Statements(CheckerBase):
     """Checks one statement at a time (s_ + its node's class name), binding the locals it declares."""
@@ -33,8 +43,76 @@ class Statements(CheckerBase):
             self.stmt(s, scope, unit)
 
     def stmt(self, s: ast.Stmt, scope: Scope, unit: Unit) -> None:
+        if self.secret_ctx is not None and not isinstance(s, _IN_SECRET):
+            self._not_in_secret(s)
         method = getattr(self, "s_" + type(s).__name__)
         method(s, scope, unit)
+
+    def _not_in_secret(self, s: ast.Stmt) -> None:
+        what = _WORDS.get(type(s).__name__, "this statement")
+        if isinstance(s, (ast.Secretly, ast.Race)):
+            self.error(s.span, f"{what} cannot stand inside a secret block",
+                       "one secret block at a time: put it after this one")
+            return
+        self.error(s.span, f"{what} cannot stand in a secret block",
+                   "a secret block holds `choose`, `let`, `if`, `for each` and assignments of answers to `secret` "
+                   "variables: anything else would show an answer, or let a later seat's options depend on it; "
+                   "do it after the block")
+
+    def s_Secretly(self, s: ast.Secretly, scope, unit):
+        if self.in_race:
+            self.error(s.span, "a secret block cannot stand in a race's statements",
+                       "a race's own `may choose` is already secret")
+        self._secret_block(s, s.body, s.seat, scope, unit)
+
+    def _secret_block(self, s: ast.Stmt, body: tuple, seat: str | None, scope, unit) -> tuple[int, ...]:
+        """Check a secret block's statements; returns (and records) the slots it binds, which are
+        set to none as it ends, so no frame keeps an answer past its seat's turn."""
+        outer = self.secret_ctx
+        if outer is None:
+            self.secret_ctx = (s.span, seat, unit.loops)
+        first = unit.nslots
+        self.block(body, Scope(scope), unit)
+        self.secret_ctx = outer
+        self.secret_clears[id(s)] = slots = tuple(range(first, unit.nslots))
+        return slots
+
+    def s_Race(self, s: ast.Race, scope, unit):
+        if self.in_race:
+            self.error(s.span, "a race cannot stand in another race's statements")
+        t = self.expr(s.seq, scope, unit)
+        if t not in ("list[player]", ANY):
+            self.error(s.seq.span, f"a race goes through a list of players, not {describe(t)}")
+        self._reject_builtin(s.name, s.span)
+        inner = Scope(scope)
+        seat = unit.new_slot(PLAYER)
+        unit.bind(inner, s.name, seat, PLAYER)
+        first = s.body[0] if s.body else None
+        if not (isinstance(first, ast.Choose) and first.optional and isinstance(first.by, ast.Name)
+                and first.by.id == s.name):
+            self.error(first.span if first is not None else s.span,
+                       f"a race begins with `may choose NAME in ... by {s.name}`: each seat may act, or pass",
+                       f"e.g. `race for each {s.name} in players {{ may choose c in {s.name}.hand as \"slap\" ...`")
+            self.block(s.body, inner, unit)
+            return
+        # The leading choose is answered in secret (its own slots cleared in the first phase).
+        outer = self.secret_ctx
+        self.secret_ctx = (s.span, s.name, unit.loops)
+        self.s_Choose(first, inner, unit)
+        self.secret_ctx = outer
+        answer = self.slots[id(first)]
+        et = inner.lookup(first.name)[1]
+        cell = et if et in (CARD, PLAYER) else ANY  # (none until a seat acts)
+        hidden = VarInfo(0, f"(race at {s.span.line}:{s.span.column})", cell, True, False,
+                         ast.NoneLit(span=s.span), s.span, True)
+        self.race_vars.append(hidden)
+        self.races[id(s)] = (hidden, seat, unit.new_slot("list[player]"), unit.new_slot(INT),
+                             unit.new_slot("list[player]"), answer)
+        self.in_race += 1
+        unit.loops += 1  # (`break` ends the race)
+        self.block(s.body[1:], inner, unit)
+        unit.loops -= 1
+        self.in_race -= 1
 
     def zone_target(self, e: ast.Expr, scope, unit, what="this") -> None:
         if isinstance(e, ast.Name) and not self._known_name(e.id, scope):
@@ -88,11 +166,20 @@ class Statements(CheckerBase):
         self.zone_target(s.zone, scope, unit, "what is shuffled")
 
     def s_Reveal(self, s: ast.Reveal, scope, unit):
-        self.cards_arg(s.what, scope, unit, "what is revealed")
+        self._reveal(s, scope, unit, "revealed")
 
     def s_ShowTo(self, s: ast.ShowTo, scope, unit):
-        self.cards_arg(s.what, scope, unit, "what is shown")
+        self._reveal(s, scope, unit, "shown")
         self.want(s.who, PLAYER, scope, unit, "who sees it")
+
+    def _reveal(self, s, scope, unit, what: str) -> None:
+        """A card or cards (everyone, or one seat, learns them), or a `secret` variable's value."""
+        t = self.expr(s.what, scope, unit)
+        ref = self._secret_var(s.what)
+        if ref is not None:
+            self.secret_reveals[id(s)] = ref
+        elif not self._public_value(s.what, t, what):
+            self.cards_arg(s.what, scope, unit, f"what is {what}")
 
     def s_Swap(self, s: ast.Swap, scope, unit):
         self.want(s.first, CARD, scope, unit, "what is swapped")
@@ -125,6 +212,8 @@ class Statements(CheckerBase):
         target_t = self._target(s, scope, unit)
         if target_t is None:
             return
+        if self.secret_ctx is not None:
+            self._secret_assign(s, unit)
         if s.op != "=":
             if not compatible(INT, target_t) or target_t == NONE:
                 self.error(s.span, f"`{s.op}` changes a number, and '{'.'.join(s.target)}' holds {describe(target_t)}")
@@ -133,6 +222,49 @@ class Statements(CheckerBase):
             return
         if not compatible(target_t, t):
             self.error(s.value.span, f"'{'.'.join(s.target)}' holds {describe(target_t)}, not {describe(t)}")
+
+    def _secret_assign(self, s: ast.Assign, unit) -> None:
+        """In a secret block, only a secret variable may be set, and only to a secret choose's
+        answer as it is (its name): it is then known to that choose's chooser alone."""
+        ref = self.refs[id(s)]
+        name = ".".join(s.target)
+        if ref[0] not in ("var", "pvar") or not self.vars[ref[1]].secret:
+            hint = "declare the variable `secret`" if ref[0] in ("var", "pvar", "counter", "pcounter") \
+                else "bind a new name with `let`"
+            self.error(s.span, f"'{name}' cannot be set in a secret block: others would see it", hint)
+            return
+        value = self.refs.get(id(s.value), ("",)) if isinstance(s.value, ast.Name) else ("",)
+        chosen = self.secret_names.get((id(unit), value[1])) if value[0] == "local" and s.op == "=" else None
+        if chosen is None:
+            self.error(s.span, f"in a secret block, '{name}' is given a secret choose's answer as it is",
+                       f"write `{name} = NAME` for the name a `choose` in this block binds; work out other "
+                       "values after the block")
+            return
+        self.secret_assigns[id(s)] = chosen
+
+    def _secret_var(self, e: ast.Expr) -> tuple | None:
+        """The reference of a `secret` variable `e` names as a whole (`bid`, `p.bid`), else None."""
+        if isinstance(e, ast.Name):
+            ref = self.refs.get(id(e), ("",))
+            if ref[0] == "var" and self.vars[ref[1]].secret:
+                return ref
+        elif isinstance(e, ast.Attr) and self.types.get(id(e.obj)) in (PLAYER, NONE):
+            v = self.var_by_name.get(e.name)
+            if v is not None and not v.counter and v.per_player and v.secret:
+                return ("pvar", v.index, e.obj)
+        return None
+
+    def _public_value(self, e: ast.Expr, t: str, what: str) -> bool:
+        """`reveal`/`show ... to` of a variable that is not secret: everyone knows it already."""
+        if t in (CARD, ZONE, "list[card]", ANY, NONE):
+            return False
+        name = e.id if isinstance(e, ast.Name) else e.name if isinstance(e, ast.Attr) else None
+        v = self.var_by_name.get(name) if name is not None else None
+        if v is None:
+            return False
+        self.error(e.span, f"'{name}' is not secret: everyone knows its value already, so it cannot be {what}",
+                   f"declare it `var {name}: ... secret` to keep what a secret choose stores in it hidden")
+        return True
 
     def _target(self, s: ast.Assign, scope: Scope, unit) -> str | None:
         path = s.target
@@ -232,6 +364,14 @@ class Statements(CheckerBase):
                 self._template(text, scope, unit)
         self.warnings.extend(s.warnings)
         unit.bind(scope, s.name, slot, et)
+        if self.secret_ctx is not None:
+            _, seat, _ = self.secret_ctx
+            if seat is not None and not (isinstance(s.by, ast.Name) and s.by.id == seat):
+                self.error(s.by.span if s.by is not None else s.span, f"each `choose` here is {seat}'s",
+                           f"leave out `by` (or write `by {seat}`): each seat answers its own question")
+            # Who chose, and among what: the assignment of the answer to a secret variable records them.
+            self.secret_chooses[id(s)] = (unit.new_slot(PLAYER), unit.new_slot("list[card]" if et == CARD else ANY))
+            self.secret_names[(id(unit), slot)] = id(s)
 
     def s_CallStmt(self, s: ast.CallStmt, scope, unit):
         proc = self.procedures.get(s.func)
@@ -291,6 +431,8 @@ class Statements(CheckerBase):
     def s_Break(self, s, scope, unit):
         if not unit.loops:
             self.error(s.span, "`break` outside a loop")
+        elif self.secret_ctx is not None and unit.loops <= self.secret_ctx[2]:
+            self.error(s.span, "`break` cannot leave a secret block", "end the block, then `break` after it")
 
     def s_Return(self, s, scope, unit):
         pass

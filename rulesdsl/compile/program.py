@@ -107,6 +107,10 @@ class Compiler(Skeleton, Statements):
         p, g = self.p, self.g
         g.card_vars, g.cardlist_vars = _card_cells(p.vars, g.var_layout, self.n)
         g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
+        for v in p.vars:
+            if v.secret:
+                base, per_player = g.var_layout[v.name]
+                g.secret_cells.update(dict.fromkeys(range(base, base + (self.n if per_player else 1)), v.type))
         for name, info in p.defines.items():
             if not info.params:
                 g.defines[name] = self.value_of(name)

@@ -104,9 +104,104 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
 
     def s_Assign(self, s: ast.Assign, b):
-        b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target))
+        chosen = self.p.secret_assigns.get(id(s))
+        secret_from = None
+        if chosen is not None:
+            secret_from = next(v for k, v in self.p.secret_chooses.items() if k == chosen)
+        b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target, secret_from))
 
-    def _assign_src(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...]) -> Writer:
+    def _secret_known(self, info, cell: str, secret_from: tuple[int, int] | None) -> list[str]:
+        """Who knows a `secret` variable's cell after an assignment: a secret choose's answer, its
+        chooser alone (with the options it was chosen from, for determinization); anything else,
+        everyone (a variable not secret: nothing to keep)."""
+        if not getattr(info, "secret", False):
+            return []
+        if secret_from is None:
+            return [f"st.secrets.pop({cell}, None)"]
+        who, among = (self.source.local(k) for k in secret_from)
+        return [f"if {among}: st.secrets[{cell}] = (1 << {who}, {among})", f"else: st.secrets.pop({cell}, None)"]
+
+    def _secret_cell(self, ref: tuple) -> tuple[list[str], str, str]:
+        """For a `secret` variable's reference: lines setting `_w` (its owner's seat, for one of
+        each player), the source of its cell's index, and of its name in words."""
+        info = self.p.vars[ref[1]]
+        base = self.g.var_layout[info.name][0]
+        if ref[0] == "var":
+            return [], str(base), _text(info.name)
+        seat = self._seat_src(ref[2], f"the owner of '{info.name}' is none")
+        return [f"_w = {seat}"], f"{base} + _w", f"{self.source.const(self.g.names)}[_w] + {_text('.' + info.name)}"
+
+    def _secret_value(self, ref: tuple, what: str) -> tuple[list[str], str, str]:
+        """Lines reading a secret variable's cell (`_x`, its value; `_i`, its index), refusing a
+        none (nobody chose it); and the sources of its name and of its value in words."""
+        lines, index, name = self._secret_cell(ref)
+        info = self.p.vars[ref[1]]
+        fail = f"raise RulesRuntimeError({_text('nobody chose ')} + {name} + {_text(': there is nothing to ' + what)})"
+        return [*lines, f"_i = {index}", f"_x = {ST.vars}[_i]", f"if _x is None: {fail}"], name, \
+            self.text_src("_x", info.type)
+
+    def _revealed(self, s: ast.Stmt) -> tuple[tuple | None, bool]:
+        """The secret variable a `reveal`/`show ... to` names (its owner compiled), or None for
+        cards; and whether it holds a card (whose face is then learnt too)."""
+        ref = self.p.secret_reveals.get(id(s))
+        if ref is not None and ref[0] == "pvar":
+            self.part(ref[2])
+        return ref, ref is not None and self.p.vars[ref[1]].type == CARD
+
+    def s_Reveal(self, s: ast.Reveal, b):
+        ref, card = self._revealed(s)
+        if ref is None:
+            return super().s_Reveal(s, b)
+
+        def write(v: Variant) -> list[str]:
+            lines, name, words = self._secret_value(ref, "reveal")
+            learn = [f"{ST.known}[_x] = {self.g.all_mask}"] if card else []
+            event = f"st.event(0, 'revealed: ' + {name} + ' ' + {words})"
+            return [*lines, "st.secrets.pop(_i, None)", *learn, *v.logged(event)]
+
+        b.emit(s.span, PLAIN, write)
+
+    def s_ShowTo(self, s: ast.ShowTo, b):
+        ref, card = self._revealed(s)
+        if ref is None:
+            return super().s_ShowTo(s, b)
+        self.part(s.who)
+        all_mask = self.g.all_mask
+
+        def write(v: Variant) -> list[str]:
+            lines, name, words = self._secret_value(ref, "show")
+            learn = ["    " + f"{ST.known}[_x] |= _b"] if card else []
+            event = (f"st.event(0, {self.source.const(self.g.names)}[_q] + ' looks at ' + {name} + ': \\0', (), "
+                     f"(({words}, _m, '?'),))")
+            return [*lines, f"_q = {self.expr_src(s.who)}", "if _q is not None:", "    _b = 1 << _q",
+                    "    _e = st.secrets.get(_i)", f"    _m = {all_mask} if _e is None else _e[0] | _b",
+                    f"    if _m == {all_mask}: st.secrets.pop(_i, None)", "    else: st.secrets[_i] = (_m, _e[1])",
+                    *learn, *v.logged(["    " + event], ind="    ")]
+
+        b.emit(s.span, PLAIN, write)
+
+    def secret_ref(self, e: ast.Expr) -> tuple | None:
+        """The reference of a `secret` variable that `e` names as a whole (`bid`, `p.bid`), else None."""
+        if isinstance(e, ast.Name):
+            ref = self.p.refs.get(id(e), ("",))
+            return ref if ref[0] == "var" and self.p.vars[ref[1]].secret else None
+        if isinstance(e, ast.Attr) and self.type(e.obj) == PLAYER:
+            v = next((v for v in self.p.vars if v.name == e.name and v.per_player), None)
+            return ("pvar", v.index, e.obj) if v is not None and v.secret else None
+        return None
+
+    def s_Secretly(self, s: ast.Secretly, b):
+        self.block(s.body, b)
+        self._forget(s, b)
+
+    def _forget(self, s: ast.Stmt, b) -> None:
+        """A secret block's end: the locals it bound set to none, so no frame asking a later seat
+        holds an earlier seat's answer (nor a world sampled from it)."""
+        slots = self.p.secret_clears.get(id(s), ())
+        b.emit(s.span, PLAIN, lambda v: [f"{self.source.local(k)} = None" for k in slots] or ["pass"])
+
+    def _assign_src(self, ref: tuple, op_text: str, value: ast.Expr, target: tuple[str, ...],
+                    secret_from: tuple[int, int] | None = None) -> Writer:
         """The writer of `target op value`: a local, the direction, a counter or a variable (a
         player's own, `p.score`, after its owner); a counter that changes is an event."""
         f = self.expr(value)
@@ -145,12 +240,14 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             lines = []
-            cell = f"{naming().name(attr)}[{base}]"
+            index = str(base)
             who = ""
             if owner is not None:
                 msg = f"'{target[0]}' is none"
                 lines.append(f"_w = {self._seat_src(owner, msg)}")
-                cell = f"{naming().name(attr)}[{base} + _w]"
+                index = f"{base} + _w"
+            cell = f"{naming().name(attr)}[{index}]"
+            if owner is not None:
                 who = f"{self.source.const(g.names)}[_w] + '.' + "
             src = self.source.inline(f)
             plus = "+" if sign > 0 else "-"
@@ -159,7 +256,7 @@ class Statements(CardMoves, Bounds):
                 return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
 
             if not counter:
-                return [*lines, assign(cell)]
+                return [*lines, assign(cell), *self._secret_known(info, index, secret_from)]
             event = f"st.event(0, {who}{_text(info.name + ': ')} + str(_o) + ' -> ' + str({cell}))"
             return [*lines, *v.logged([f"_o = {cell}", assign("_o"), f"if {cell} != _o: {event}"], [assign(cell)])]
 
@@ -262,6 +359,8 @@ class Statements(CardMoves, Bounds):
                        s.optional, et, s.span, s.name, s.pass_label or "pass",
                        self.label_fn(s.label_text), self.label_fn(s.pass_text))
         g.decisions.append(dec)
+        secret = self.p.secret_chooses.get(id(s))
+        dec.secret = secret is not None
         self.choose_decisions[id(s)] = dec
         self.hand_free[dec.index] = self._hand_free(s.domain)
         distinct = self.distinct_fn(dec)
@@ -278,8 +377,12 @@ class Statements(CardMoves, Bounds):
                     listed = [f"_v = {inline(domain)}", *(
                         ["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
                         if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"])]
+            # (A secret choose keeps who chose and among what: an assignment of its answer to a
+            # secret variable records them, State.secrets.)
+            local = self.source.local
+            kept = [] if secret is None else [f"{local(secret[0])} = _p", f"{local(secret[1])} = _v"]
             return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                    *listed, *(["_v.append(None)"] if s.optional else [])]
+                    *listed, *(["_v.append(None)"] if s.optional else []), *kept]
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
@@ -372,14 +475,24 @@ class Statements(CardMoves, Bounds):
             if not v.log:
                 return []  # (a straight run: it keeps no log)
             lines = ["_t = []", "_h = []"]
+            secret = False
             for part in s.text.parts:
                 if isinstance(part, str):
                     lines.append(f"_t.append({_text(part)})")
+                elif self.secret_ref(part) is not None:  # its words to those who know it, `?` to the others
+                    cell, index, _ = self._secret_cell(self.secret_ref(part))
+                    words = self.text_src("_x", self.type(part))
+                    lines += [*cell, f"_x = {self.expr_src(part)}", f"_e = st.secrets.get({index})",
+                              f"if _e is None: _t.append({words})",
+                              f"else: _t.append('\\0'); _s.append(({words}, _e[0], '?'))"]
+                    secret = True
                 elif self.type(part) in (CARD, ZONE, "list[card]"):
                     lines += [*self._cards_src(part, "_m"), "_t.append(', '.join(['{}'] * len(_m)))", "_h.extend(_m)"]
                 else:
                     lines += [f"_x = {self.expr_src(part)}",
                               f"_t.append({self.text_src('_x', self.type(part))})"]
+            if secret:
+                return v.logged(["_s = []", *lines, "st.event(0, ''.join(_t), tuple(_h), tuple(_s))"])
             return v.logged([*lines, "st.event(0, ''.join(_t), tuple(_h))"])
 
         b.emit(s.span, PLAIN, write)
@@ -397,6 +510,12 @@ class Statements(CardMoves, Bounds):
                 continue
             t = "list[card]" if self.type(part) == ZONE else self.type(part)  # (a zone: its cards)
             shown = self.text_src("_x", t, card="st.game.label_card_text(st, {x})")
+            ref = self.secret_ref(part)
+            if ref is not None:  # (known to someone alone: `?`, as a card not everyone knows shows its place)
+                info = self.p.vars[ref[1]]
+                base = self.g.var_layout[info.name][0]
+                index = str(base) if ref[0] == "var" else f"{base} + {self.expr_src(ref[2])}"
+                shown = f"('?' if ({index}) in st.secrets else {shown})"
             pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
         return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
 

@@ -38,7 +38,8 @@ class NoStraight(Exception):
 # function reading one more than once binds it first (`_Szones`), as a constant read more than twice.
 _STEADY = ("zones", "loc", "known", "counters", "vars", "counts", "pick", "stop", "step_limit", "draw", "free")
 # The statements written as Python's own control flow; every other one is its ops' plain lines.
-_CONTROL = (ast.If, ast.While, ast.ForEach, ast.Repeat, ast.Break, ast.Return, ast.CallStmt, ast.End, ast.Choose)
+_CONTROL = (ast.If, ast.While, ast.ForEach, ast.Repeat, ast.Break, ast.Return, ast.CallStmt, ast.End, ast.Choose,
+            ast.Secretly, ast.Race)
 _TURN = "                    "  # the indent of a turn's lines in the game's loop
 
 
@@ -182,6 +183,11 @@ class StraightWriter:
             return [f"{ind}_sp_{self.c.proc_codes[s.func]}({', '.join(['st', 'rec', *map(self.cond, s.args)])})"]
         if isinstance(s, ast.Choose):
             return self.choose(s, ind)
+        if isinstance(s, ast.Secretly):  # its statements, then its locals forgotten (its last op)
+            code, _, end = self.c.stmt_ops[id(s)]
+            return [*self.body(s.body, ind), *(ind + line for line in self.plain(code, end - 1))]
+        if isinstance(s, ast.Race):
+            return self.race(s, ind)
         if isinstance(s, ast.End) and not (self.unit_name == "game end"
                                            or (self.unit_name == "round end" and s.what != "game")):
             # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
@@ -194,7 +200,8 @@ class StraightWriter:
         listed = [*self.c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
                   f"if not _v: {slot} = None", "else:",
                   *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
-        counted = self.counts.lines(s.domain, "_qcount", "_k", env=True)
+        # (A secret choose keeps its options, State.secrets: they are listed.)
+        counted = None if id(s) in self.p.secret_chooses else self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is not None:  # (else a zone that fails fails here as where the machine lists it: a bail)
             # Counted (counts.py): the options' number from the counts, the one picked found after.
             zone, count, find = counted

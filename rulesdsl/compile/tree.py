@@ -30,7 +30,7 @@ def _statements(body: tuple[ast.Stmt, ...]):
                 yield from _statements(branch)
             if s.orelse:
                 yield from _statements(s.orelse)
-        elif isinstance(s, (ast.ForEach, ast.While, ast.Repeat)):
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Repeat, ast.Secretly, ast.Race)):
             yield from _statements(s.body)
 
 

@@ -62,7 +62,7 @@ class Decision:
     """A point where a player chooses: the turn's action, or a `choose` statement."""
 
     __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name", "pass_label",
-                 "label_fn", "pass_fn")
+                 "label_fn", "pass_fn", "secret")
 
     def __init__(self, index, label, slot, domain, by, optional, elem, span, name="", pass_label="pass",
                  label_fn=None, pass_fn=None):
@@ -80,6 +80,7 @@ class Decision:
         # label is the same text at every ask).
         self.label_fn = label_fn
         self.pass_fn = pass_fn
+        self.secret = False  # a `choose` in a secret block: its move is logged to its chooser alone
 
 
 @attrs.define
@@ -198,6 +199,9 @@ class Game:
         self.card_counters: tuple[int, ...] = ()
         self.cardlist_counters: tuple[int, ...] = ()
         self.holds_cardlists = False  # any of these, or a local of a code, may hold a list of cards
+        # The cells of `State.vars` of `secret` variables (State.secrets keeps who knows them), and
+        # per such cell its type (a save's recorded options are checked by it).
+        self.secret_cells: dict[int, str] = {}
         # Per card, its place in an order of the cards by face (kind, then attribute values), then
         # number: determinization deals the hidden cards from that order (`prepare()`).
         self.card_rank: tuple[int, ...] = ()

@@ -52,8 +52,18 @@ class HiddenCards:
                 r.update(zip(cards, ids, strict=True))
         if r:
             s._rename(r, player)
+        if s.secrets:
+            s._redraw_secrets(bit, rng)
         s.rng = rng.getrandbits(64)
         return s
+
+    def _redraw_secrets(self, bit: int, rng) -> None:
+        """Every secret answer the player does not know drawn again from the options it was chosen
+        from (renamed with the cards already), so the world keeps no trace of the real one."""
+        for k in sorted(self.secrets):
+            mask, options = self.secrets[k]
+            if not mask & bit and options:
+                self.vars[k] = options[rng.randrange(len(options))]
 
     def _rename(self, r: dict[int, int], viewer: int) -> None:
         """Put card r[c] wherever card c was: its place and knowledge, and every value of the
@@ -76,6 +86,9 @@ class HiddenCards:
                 cells[k] = get(cells[k], cells[k])
             for k in lists:
                 cells[k] = self._renamed(cells[k], r)
+        for k, (mask, options) in self.secrets.items():
+            if k in g.card_vars:  # (the options a card was chosen from: cards too)
+                self.secrets[k] = (mask, [get(c, c) for c in options])
         for f in self.stack:
             code, env = g.codes[f[0]], f[2]
             for k in code.card_slots:

@@ -138,7 +138,8 @@ class Machine:
                 for k in range(start, len(self.log)):
                     ev = self.log[k]
                     if ev[3]:
-                        self.log[k] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),)
+                        self.log[k] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),) \
+                            + ev[5:]
 
     def _advance(self, i: int) -> None:
         """The machine: play option i of the pending decision (none if i < 0), then run the code on

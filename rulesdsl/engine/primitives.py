@@ -288,11 +288,14 @@ class CardPrimitives:
         if m:
             known[b] = ~m if m < 0 else known[b] | m
 
-    def event(self, level: int, text: str, cards: tuple = ()) -> None:
+    def event(self, level: int, text: str, cards: tuple = (), secrets: tuple = ()) -> None:
         """Log an event; `{}` in text stands for `cards`, each shown to those who know it then or
-        by the end of the step (a card served face up was seen, even if shuffled away later)."""
+        by the end of the step (a card served face up was seen, even if shuffled away later).
+        A NUL in text stands for a secret value, one per item of `secrets`: (its words, the
+        seats that know it, the words the others see)."""
         known = self.known
-        self.log.append((self.turn, level, text, tuple(cards), tuple(known[c] for c in cards)))
+        ev = (self.turn, level, text, tuple(cards), tuple(known[c] for c in cards))
+        self.log.append(ev + (tuple(secrets),) if secrets else ev)
 
 
 def too_many_places(g, zi: int, n: int) -> None:

@@ -27,7 +27,9 @@ MAX_DEPTH = 6
 # size: the rules' own numbers stay far below it, and a huge one only costs time.
 NUMBER_LIMIT = 1 << 64
 FIELDS = ("format", "game", "fingerprint", "players", "params", "zones", "known", "group", "counters", "vars",
-          "rng", "turn_order", "progress", "stack", "pending", "options", "over", "winners", "ranking", "log")
+          "rng", "turn_order", "progress", "stack", "pending", "options", "over", "winners", "ranking", "log",
+          "secrets")
+OPTIONAL = frozenset(("secrets",))  # written only when it holds something
 
 
 class BadSave(ValueError):
@@ -218,7 +220,9 @@ class _Checker:
         last = 0
         for k, e in enumerate(_list(log, "log")):
             where = f"log[{k}]"
-            e = _list(e, where, 5)
+            e = _list(e, where)
+            if len(e) not in (5, 6):
+                raise BadSave(where, f"has {len(e)} entries; an event has 5 (6 with secret values)")
             last = _int(e[0], f"{where}[0] (turn)", last, turn + 1)
             _int(e[1], f"{where}[1] (level)", 0, 16)
             if type(e[2]) is not str:
@@ -232,7 +236,43 @@ class _Checker:
                 for j, m in enumerate(masks):
                     _int(m, f"{where}[4][{j}]", 0, g.all_mask + 1)
                 masks = tuple(masks)
-            out.append((e[0], e[1], e[2], tuple(cards), masks))
+            out.append((e[0], e[1], e[2], tuple(cards), masks) + ((self.secret_words(e[5], where),) if len(e) > 5
+                                                                   else ()))
+        return out
+
+
+    def secret_words(self, items: object, where: str) -> tuple:
+        """An event's secret values: [words, who knows them, what the others see] each, as many
+        as the text has stand-ins."""
+        out = []
+        for j, x in enumerate(_list(items, f"{where}[5] (secret values)")):
+            x = _list(x, f"{where}[5][{j}]", 3)
+            if type(x[0]) is not str or type(x[2]) is not str:
+                raise BadSave(f"{where}[5][{j}]", "must hold texts around who knows them")
+            _int(x[1], f"{where}[5][{j}][1]", 0, self.g.all_mask + 1)
+            out.append((x[0], x[1], x[2]))
+        return tuple(out)
+
+    def secrets(self, items: object, variables: list) -> dict[int, tuple[int, list]]:
+        """Who knows each secret answer, and the options it was chosen from: only cells of `secret`
+        variables, a mask that leaves someone out, options of the variable's type that hold its value."""
+        g = self.g
+        out: dict[int, tuple[int, list]] = {}
+        for j, x in enumerate(_list(items, "secrets")):
+            where = f"secrets[{j}]"
+            k, mask, options = _list(x, where, 3)
+            _int(k, f"{where}[0] (cell)", 0, len(variables))
+            t = g.secret_cells.get(k)
+            if t is None:
+                raise BadSave(f"{where}[0] (cell)", f"vars[{k}] is not a secret variable's")
+            if k in out:
+                raise BadSave(f"{where}[0] (cell)", f"vars[{k}] is listed twice")
+            _int(mask, f"{where}[1] (who knows)", 1, g.all_mask)
+            for i, v in enumerate(_list(options, f"{where}[2] (options)")):
+                self.value(v, t, f"{where}[2][{i}]", True)
+            if variables[k] not in options:
+                raise BadSave(f"{where}[2] (options)", f"do not hold the value of vars[{k}]")
+            out[k] = (mask, list(options))
         return out
 
 
@@ -312,6 +352,7 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.group, s.shuffles = list(group), shuffles
     s.counters = list(counters)
     s.vars = list(variables)
+    s.secrets = ck.secrets(data["secrets"], s.vars) if "secrets" in data else {}
     s.rng = rng
     s.current, s.direction, s.next_player, s.continue_from = current, order[1], next_player, continue_from
     s.round, s.turn, s.moves = rounds, turns, moves
@@ -336,7 +377,7 @@ def _check_game(g: CompiledGame, data: dict) -> None:
     unknown = sorted(set(data) - set(FIELDS), key=str)
     if unknown:
         raise BadSave(repr(str(unknown[0])[:40]), "is not a field of a saved game")
-    missing = [f for f in FIELDS if f not in data]
+    missing = [f for f in FIELDS if f not in data and f not in OPTIONAL]
     if missing:
         raise BadSave(missing[0], "is missing")
     if type(data["format"]) is not int or data["format"] != JSON_FORMAT:

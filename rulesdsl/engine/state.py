@@ -125,7 +125,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop", "counts",
-        "draw", "free",
+        "draw", "free", "secrets",
     )
 
     def __init__(self, game: CompiledGame, seed: int, log: bool = True):
@@ -143,6 +143,9 @@ class State(Machine, CardPrimitives, HiddenCards):
         self.counts: list[list[int] | None] = []
         self.counters = list(g.counter_init)
         self.vars = list(g.var_init)
+        # Per cell of `vars` holding a secret choose's answer: (the seats that know it, the options
+        # it was chosen from). Empty in a game with no `secret` variable.
+        self.secrets: dict[int, tuple[int, list]] = {}
         self.rng = seed_state(seed)
         self.current = 0
         self.direction = 1
@@ -243,6 +246,10 @@ class State(Machine, CardPrimitives, HiddenCards):
         g = self.game
         who = g.names[self.chooser]
         text = self.move_texts()[index]
+        if dec.secret:  # the move shows to its chooser alone; the others learn that it was made
+            hidden = f"{dec.label} (secret)" if dec.label and dec.label_fn is None and not dec.optional else "(secret)"
+            self.event(0, f"{who}: \0", (), ((text, 1 << self.chooser, hidden),))
+            return
         card = g.option_card(dec, value)
         if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> self.chooser & 1:
             face = g.card_text[card]
@@ -262,6 +269,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         s.shuffles = self.shuffles
         s.counters = self.counters[:]
         s.vars = self.vars[:]
+        s.secrets = dict(self.secrets) if self.secrets else {}
         s.rng = self.rng
         s.current = self.current
         s.direction = self.direction
@@ -340,9 +348,12 @@ class State(Machine, CardPrimitives, HiddenCards):
             "over": self.over,
             "winners": self.winners,
             "ranking": self.ranking,
-            "log": [list(e[:3]) + [list(e[3]), list(e[4]) if e[4] is not None else None] for e in self.log]
+            "log": [list(e[:3]) + [list(e[3]), list(e[4]) if e[4] is not None else None]
+                    + ([[list(x) for x in e[5]]] if len(e) > 5 else []) for e in self.log]
             if self.log is not None else None,
         }
+        if self.secrets:  # (only then: the saves of games without secrets stay as they were)
+            data["secrets"] = [[k, m, list(opts)] for k, (m, opts) in sorted(self.secrets.items())]
         return json.dumps(data, separators=(",", ":"))
 
     def _zone_refs(self) -> tuple[list, list, list]:

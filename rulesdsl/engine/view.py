@@ -15,7 +15,10 @@ LONG_PILE = 12
 
 
 def render_event(st: State, ev: tuple, viewer: int) -> str:
-    _turn, _level, text, cards, masks = ev
+    _turn, _level, text, cards, masks = ev[:5]
+    if len(ev) > 5:  # secret values: their words to those who know them, to the others their stand-in
+        for words, knows, other in ev[5]:
+            text = text.replace("\0", words if viewer < 0 or knows >> viewer & 1 else other, 1)
     if not cards:
         return text
     g = st.game
@@ -97,6 +100,13 @@ def _value_text(st: State, v, t: str) -> str:
     return str(v)
 
 
+def _secret_text(st: State, name: str, viewer: int, reveal: bool) -> str | None:
+    """'?' for a shown `secret` variable whose value the viewer does not know, else None."""
+    layout = st.game.var_layout.get(name) if st.secrets else None
+    entry = st.secrets.get(layout[0]) if layout is not None else None
+    return "?" if entry is not None and not reveal and not entry[0] >> viewer & 1 else None
+
+
 def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8,
                 hide: frozenset = frozenset()) -> str:
     """The text view of `viewer`; cards in `hide` show as unknown (a player's fading memory)."""
@@ -128,7 +138,8 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
         lines.append(f"  {g.zone_names[zi]:<{width}}  {zone_text(st, zi, viewer, reveal, hide)}")
     globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
     shown = [f"{name} {st.counters[base]}" for name, base in globals_]
-    shown += [f"{name} {_value_text(st, f(st), t)}" for name, f, t in g.shows if name not in g.counter_layout]
+    shown += [f"{name} {_secret_text(st, name, viewer, reveal) or _value_text(st, f(st), t)}"
+              for name, f, t in g.shows if name not in g.counter_layout]
     if shown:
         lines.append("  " + " · ".join(shown))
     lines.append("")
