@@ -157,6 +157,19 @@ def test_G4_a_search_bot_world_guesses_an_earlier_bid_from_the_hand():
     assert len(seen) > 3
 
 
+def test_G4_a_search_bot_bids_the_same_whatever_the_earlier_bid():
+    """The ISMCTS bot bidding second, with the same seed, after alice bid 1 or 13: the same bid."""
+    from rulesdsl.bots import make_bot
+
+    for seed in range(3):
+        picks = set()
+        for alice in ("bid 1", "bid 13"):
+            st = bid_for_prize(2, seed)
+            st.apply(alice)
+            picks.add(st.move_texts()[make_bot("ismcts:100", seed=7).choose(st)])
+        assert len(picks) == 1
+
+
 def test_G4_a_save_between_two_bids_resumes_with_the_bid_kept_secret():
     st = bid_for_prize(2, 7)
     st.apply("bid 3")
