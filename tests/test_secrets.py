@@ -16,17 +16,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
+from rulesdsl.bots import GreedyBot, ISMCTSBot
 from rulesdsl.engine.saves import BadSave
 from rulesdsl.errors import RulesError, RulesRuntimeError
 
 from .conftest import GAMES, ROOT
+from .test_peeking import _budget
 from .test_straight import same_games
 
 DATA = ROOT / "tests" / "data"
 BIDS = DATA / "sealed_bids.rules"
+RACE = DATA / "slap_race.rules"
 # Every game of the repository (new ones too), and the examples that keep secrets.
 RULES = sorted(p for p in [*GAMES.glob("*.rules"), *(GAMES / "variants").glob("*.rules"),
-                           *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules")) + [BIDS]
+                           *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules")) + [BIDS, RACE]
 STATES = 12 if settings().max_examples >= 1000 else 4
 
 HEAD = """game "t"
@@ -186,6 +189,112 @@ def test_a_secret_counter_does_not_parse_and_a_var_says_secret_after_per_player(
         load("counter c secret = 0\naction a { c += 1 }")
 
 
+# ---------------------------------------------------------------- races
+
+
+def race(action: str, answers: list[int], seed: int = 1) -> rulesdsl.State:
+    """Slap Race for 3: alice starts `action`; the seats answer by option index, in the race's
+    list's order (alice, bob, carol for `fair`; from bob on for `ordered`)."""
+    s = rulesdsl.load(RACE).new_game(seed)
+    s.apply(action)
+    for k, i in enumerate(answers):
+        assert s.current_player == (k if action == "fair" else (k + 1) % 3) and s.game.decisions[s.pending].secret
+        s.apply(i)
+    return s
+
+
+def test_a_race_asks_every_seat_in_secret_then_plays_the_first_actor():
+    s = race("fair", [0, 3, 0], seed=7)  # alice and carol slap, bob waits
+    names = s.game.names
+    winner = next(p for p in range(3) if s.counter("score", p))
+    assert winner in (0, 2) and sum(s.counter("score", p) for p in range(3)) == 1
+    loser = 2 - winner
+    bob = s.events_for(1)
+    assert "alice: (secret)" in bob and "carol: (secret)" in bob and "bob: wait" in bob
+    # The winner's slap is revealed to all as its move; the other slap is never shown.
+    assert any(e.startswith(f"{names[winner]}: slap ") for e in bob[bob.index("carol: (secret)"):])
+    assert not any(e.startswith(f"{names[loser]}: slap") for e in bob)
+    assert not s.secrets and all(s.vars[k] is None for k in s.game.secret_cells)
+
+
+def test_a_race_at_random_favours_no_seat():
+    wins = [0, 0, 0]
+    for seed in range(240):
+        s = race("fair", [0, 0, 0], seed)
+        wins[next(p for p in range(3) if s.counter("score", p))] += 1
+    assert all(w > 55 for w in wins), wins  # (80 each expected; a fixed order gives 240, 0, 0)
+
+
+def test_a_race_in_the_rules_order_plays_its_actors_in_that_order_until_a_break():
+    order = [1, 2, 0]  # from the next player on
+    for seed in range(20):
+        s = race("ordered", [0, 0, 0], seed)  # everyone slaps; a high card ends the race
+        slaps = [s.counter("slaps", p) for p in range(3)]
+        played = [p for p in order if slaps[p]]
+        assert played == order[: len(played)]
+        scored = [p for p in range(3) if s.counter("score", p)]
+        assert scored == [played[-1]] if scored else played == order
+
+
+def test_a_race_nobody_acts_in_runs_nothing():
+    s = race("fair", [3, 3, 3])
+    assert all(s.counter("score", p) == 0 for p in range(3)) and not s.secrets
+    assert s.current_player == 1 and s.game.decisions[s.pending].index == 0  # bob's turn
+
+
+def test_a_race_over_no_seats_is_a_located_runtime_error():
+    game = load("""
+action a {
+    race for each p in players where it.score > 5 {
+        may choose c in p.hand as "slap"
+    }
+}
+""")
+    with pytest.raises(RulesRuntimeError) as e:
+        game.new_game(1).apply("a")
+    assert "a race needs players" in str(e.value) and ":16:24:" in str(e.value)
+
+
+def test_a_save_in_the_middle_of_a_race_resumes():
+    s = race("fair", [0])
+    text = s.to_json()
+    t = rulesdsl.State.from_json(s.game, text)
+    assert t.to_json() == text and t.secrets == s.secrets and s.secrets
+    for u in (s, t):
+        u.apply(0)
+        u.apply(0)
+    assert t.to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_races_run_straight_as_on_the_machine(players):
+    same_games(str(RACE.relative_to(ROOT)), players, range(12))
+
+
+def test_M7a_the_snap_race_variant_asks_everyone_before_any_snap_is_played():
+    """games/variants/tamalo-snap-race.rules: the seed window (M7a) asks from the next player on
+    and the first right snap claims it; as a race, every seat answers in secret first, and the
+    snaps are played in a random order drawn for each window, so any seat may be played first."""
+    game = rulesdsl.load(GAMES / "variants" / "tamalo-snap-race.rules", players=4)
+    played_first, windows = set(), 0
+    for seed in range(30):
+        s = game.new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if not s.game.decisions[s.pending].secret:
+                s.apply_index(rng.randrange(s.num_moves()))
+                continue
+            windows += 1  # a window: each seat asked once, before anything is played
+            start, asked = len(s.log), []
+            while not s.is_over and s.game.decisions[s.pending].secret:
+                asked.append(s.current_player)
+                s.apply(0)  # snap the first card of one's square
+            assert sorted(asked) == list(range(4))
+            first = next(e for e in s.events_for(-1, start + 4) if ": snap " in e)
+            played_first.add(first.split(":")[0])
+    assert windows > 50 and played_first == set(game.names)
+
+
 # ---------------------------------------------------------------- machine, straight, saves, worlds
 
 
@@ -256,6 +365,19 @@ def test_a_world_does_not_depend_on_an_answer_the_seat_does_not_know():
             for k in range(3):
                 a, b = s.determinize(1, random.Random(k)), t.determinize(1, random.Random(k))
                 assert a.vars == b.vars and a.zones == b.zones and a.move_texts() == b.move_texts()
+
+
+@pytest.mark.parametrize("where", ["between two bids", "in a race"])
+def test_no_bot_sees_an_answer_it_does_not_know(where):
+    """A bot deciding after others answered in secret chooses the same whatever they answered."""
+    for seed in range(4):
+        s = at_second_seat(seed) if where == "between two bids" else race("fair", [0], seed)
+        tried = 0
+        for t in _changes(s, 1):
+            for bot in (GreedyBot(seed, samples=2, playout_limit=20), ISMCTSBot(seed, iterations=8, playout_limit=20)):
+                assert bot.choose(s) == type(bot)(seed, **_budget(bot)).choose(t)
+            tried += 1
+        assert tried
 
 
 # ---------------------------------------------------------------- the property

@@ -54,6 +54,7 @@ class Compiler(Skeleton, Statements):
         self.choose_decisions: dict[int, Decision] = {}
         self.choose_options: dict[int, Callable[[], list[str]]] = {}  # per choose: its options' writer
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
+        self.race_ops: dict[int, dict[str, int]] = {}  # per race: its plain ops by role (straight.py)
         self.unit = ""
         self.leaf = False  # compiling a leaf code (see Code.leaf)
         self.turn_option_lines: list[str] = []  # the generated turn-options function, by line

@@ -190,6 +190,57 @@ class Statements(CardMoves, Bounds):
             return ("pvar", v.index, e.obj) if v is not None and v.secret else None
         return None
 
+    def s_Race(self, s: ast.Race, b):
+        """A race: each seat of the list answers the leading `may choose` in secret (into a hidden
+        secret variable, a cell per seat); then those who acted, in the list's order or a fair
+        random one drawn from the game's generator, each in turn has the answer revealed (logged as
+        its move) and runs the statements, until a `break`; then the answers are forgotten."""
+        hidden, seat, seats, pos, order, answer = self.p.races[id(s)]
+        choose = s.body[0]
+        base, n, local = self.g.var_layout[hidden.name][0], self.n, self.source.local
+        who, among = self.p.secret_chooses[id(choose)]
+        seq = self.expr(s.seq)
+        ops = self.race_ops[id(s)] = {}
+        ops["init"] = b.emit(s.seq.span, PLAIN, lambda v: [
+            f"_l = {self.source.inline(seq)}", f"{local(seats)} = _l = [_x for _x in _l if _x is not None]",
+            "if not _l: raise RulesRuntimeError('a race needs players to race, and its list is empty')",
+            f"{local(pos)} = 0"])
+
+        def each(through: int, end: list[int]) -> list:
+            return [f"_r = {local(pos)}", Branch(f"_r >= len({local(through)})", end[0]),
+                    f"{local(seat)} = {local(through)}[_r]", f"{local(pos)} = _r + 1"]
+
+        answered = [0]
+        first = b.emit(s.span, TEST, lambda v: each(seats, answered))
+        self.stmt(choose, b)
+        ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
+            f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}",
+            f"if {local(among)}: st.secrets[_i] = (1 << {local(who)}, {local(among)})",
+            "else: st.secrets.pop(_i, None)", f"{local(answer)} = {local(who)} = {local(among)} = None"])
+        b.emit(None, JUMP, lambda v: [Goto(first)])
+        answered[0] = b.pc
+
+        def ordered(v: Variant) -> list[str]:
+            shuffle = ["for _j in range(len(_o) - 1, 0, -1):", "    _k = st.randbelow(_j + 1)",
+                       "    _o[_j], _o[_k] = _o[_k], _o[_j]"] if s.random else []
+            return [f"_o = [_x for _x in {local(seats)} if {ST.vars}[{base} + _x] is not None]", *shuffle,
+                    f"{local(order)} = _o", f"{local(pos)} = 0"]
+
+        ops["order"] = b.emit(s.span, PLAIN, ordered)
+        done = [0]
+        b.loops.append([done])
+        second = b.emit(s.span, TEST, lambda v: each(order, done))
+        dec = self.choose_decisions[id(choose)].index
+        ops["reveal"] = b.emit(choose.span, PLAIN, lambda v: [
+            f"_i = {base} + {local(seat)}", f"{local(answer)} = {ST.vars}[_i]", "st.secrets.pop(_i, None)",
+            *v.logged(f"st.game.log_answer(st, {dec}, {local(seat)}, {local(answer)}, env)")])
+        self.block(s.body[1:], b)
+        b.emit(s.span, JUMP, lambda v: [Goto(second)])
+        for cell in b.loops.pop():
+            cell[0] = b.pc
+        ops["forget"] = b.emit(s.span, PLAIN, lambda v: [
+            f"for _x in range({base}, {base + n}):", f"    {ST.vars}[_x] = None", "    st.secrets.pop(_x, None)"])
+
     def s_Secretly(self, s: ast.Secretly, b):
         self.block(s.body, b)
         self._forget(s, b)

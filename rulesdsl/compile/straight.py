@@ -213,6 +213,21 @@ class StraightWriter:
                       *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
         return [ind + line for line in listed]
 
+    def race(self, s: ast.Race, ind: str) -> list[str]:
+        """A race (Statements.s_Race) with Python's loops: the answers, the order, each actor's
+        turn (a `break` ends the race), the answers forgotten."""
+        code, _, _ = self.c.stmt_ops[id(s)]
+        ops, local = self.c.race_ops[id(s)], self.c.source.local
+        _, seat, seats, _, order, _ = self.p.races[id(s)]
+        inner = ind + "    "
+
+        def op(role: str, at: str) -> list[str]:
+            return [at + line for line in self.plain(code, ops[role])]
+
+        return [*op("init", ind), f"{ind}for {local(seat)} in {local(seats)}:", *self.choose(s.body[0], inner),
+                *op("store", inner), *op("order", ind), f"{ind}for {local(seat)} in {local(order)}:",
+                *op("reveal", inner), *self.body(s.body[1:], inner), *op("forget", ind)]
+
     # ------------------------------------------------------------ rounds and turns
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""

@@ -455,6 +455,17 @@ class Game:
                     texts.append(f"{label} {t}" if label else t)
         return self._disambiguate(st, texts, dec)
 
+    def log_answer(self, st: State, d: int, seat: int, value, env: list) -> None:
+        """A race's answer, revealed: logged to everyone as the seat's move, as its chooser read it."""
+        dec = self.decisions[d]
+        if value is None:
+            text = dec.pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
+        else:
+            label = dec.label if dec.label_fn is None else dec.label_fn(st, env)
+            shown = self.value_text(st, seat, dec.elem, value)
+            text = f"{label} {shown}" if label else shown
+        st.log_move(seat, text, value if dec.elem == "card" else None)
+
     def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
         if len(set(texts)) == len(texts):
             return texts
@@ -578,6 +589,7 @@ class Game:
     def set_var(self, st: State, name: str, value, player: int | None = None) -> None:
         base, per = self.var_layout[name]
         st.vars[base + (player if per else 0)] = value
+        st.secrets.pop(base + (player if per else 0), None)  # (a value set from outside: known to all)
         self.refresh_pending(st)
 
     # ------------------------------------------------------------ arranging a state (tests)

@@ -243,15 +243,20 @@ class State(Machine, CardPrimitives, HiddenCards):
     def _log_choice(self, dec, value, index: int) -> None:
         """The chosen move as an event; its card shown as a card (`{}`) if the chooser knows it, so
         each seat's log shows the face only to those who know it."""
-        g = self.game
-        who = g.names[self.chooser]
-        text = self.move_texts()[index]
-        if dec.secret:  # the move shows to its chooser alone; the others learn that it was made
+        hidden = None
+        if dec.secret:  # what the others read: that the move was made, never which
             hidden = f"{dec.label} (secret)" if dec.label and dec.label_fn is None and not dec.optional else "(secret)"
-            self.event(0, f"{who}: \0", (), ((text, 1 << self.chooser, hidden),))
+        self.log_move(self.chooser, self.move_texts()[index], self.game.option_card(dec, value), hidden)
+
+    def log_move(self, seat: int, text: str, card: int | None, hidden: str | None = None) -> None:
+        """Seat's move `text` as an event; with `hidden`, to the seat alone (the others read
+        `hidden`); its card shown as a card (`{}`) if the seat knows it."""
+        g = self.game
+        who = g.names[seat]
+        if hidden is not None:
+            self.event(0, f"{who}: \0", (), ((text, 1 << seat, hidden),))
             return
-        card = g.option_card(dec, value)
-        if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> self.chooser & 1:
+        if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> seat & 1:
             face = g.card_text[card]
             if text.endswith(face):
                 self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
