@@ -48,6 +48,16 @@ rank by highest me.score
 """
 
 
+# The start of an action in which each seat bids 1 or 2 in secret.
+BIDDING = """
+action a {
+    simultaneously for each p in players {
+        choose k in 1..2 as "bid"
+        p.bid = k
+    }
+"""
+
+
 def load(text: str, **kw) -> rulesdsl.Game:
     return rulesdsl.load_text(HEAD + text, **kw)
 
@@ -69,6 +79,33 @@ def at_second_seat(seed: int = 1) -> rulesdsl.State:
 
 
 # ---------------------------------------------------------------- the language
+
+
+def test_the_statements_parse_to_their_nodes():
+    from rulesdsl import ast
+    from rulesdsl.parser import parse_text
+
+    f = parse_text("""var bid: int per player secret = 0
+action a {
+    simultaneously for each p in players {
+        if yes { choose k in 1..2 }
+    }
+    race for each q in players at random {
+        may choose c in q.hand
+    }
+    race for each q in players { may choose c in q.hand by q }
+    secretly { choose z in 1..2 }
+}
+""", "x.rules")
+    var, action = f.decls
+    assert var.secret and var.per_player
+    loop, fair, ordered, block = action.body
+    # `simultaneously` is a loop of secret blocks, each choose in it the loop's seat's.
+    assert isinstance(loop, ast.ForEach) and isinstance(loop.body[0], ast.Secretly) and loop.body[0].seat == "p"
+    assert loop.body[0].body[0].branches[0][1][0].by.id == "p"
+    assert isinstance(fair, ast.Race) and fair.random and fair.body[0].by.id == "q" and not ordered.random
+    assert isinstance(block, ast.Secretly) and block.seat is None and block.body[0].by is None
+    assert (loop.span.line, loop.span.column, block.span.line) == (3, 5, 10)
 
 
 def test_a_secret_choose_shows_its_answer_to_its_chooser_alone():
@@ -135,13 +172,7 @@ action a {
 
 
 def test_an_answer_stored_anywhere_else_is_known_to_all():
-    game = load("""
-action a {
-    simultaneously for each p in players {
-        choose k in 1..2 as "bid"
-        p.bid = k
-    }
-    me.bid = 7
+    game = load(BIDDING + """    me.bid = 7
 }
 """)
     s = game.new_game(1)
@@ -149,6 +180,20 @@ action a {
         s.apply(m)
     base = game.var_layout["bid"][0]
     assert set(s.secrets) == {base + 1, base + 2} and s.vars[base] == 7
+
+
+def test_a_label_shows_a_secret_value_only_once_everyone_knows_it():
+    game = load(BIDDING + """    choose x in [1] as "beat {next(me).bid}"
+    reveal next(me).bid
+    choose y in [1] as "beat {next(me).bid}"
+}
+""")
+    s = game.new_game(1)
+    for m in ("a", "bid 1", "bid 2", "bid 1"):
+        s.apply(m)
+    assert s.move_texts() == ["beat ? 1"]  # (the log shows a move's text to every seat)
+    s.apply(0)
+    assert s.move_texts() == ["beat 2 1"] and "revealed: bob.bid 2" in s.events_for(2)
 
 
 @pytest.mark.parametrize(("rules", "message"), [
@@ -164,9 +209,18 @@ action a {
     ("action a { simultaneously for each p in players { choose k in 1..2\n p.bid = k + 1 } }",
      "is given a secret choose's answer as it is"),
     ("action a { secretly { secretly { choose k in 1..2 } } }", "cannot stand inside a secret block"),
+    ("action a { secretly { choose x in 1..2\n if x == 1 { choose y in 1..2 by next(me) } } }",
+     "whether a question is asked here depends on a secret answer"),
+    ("action a { secretly { choose x in 1..2\n let z = x + 1\n for each w in 1..z { choose y in 1..2 } } }",
+     "whether a question is asked here depends on a secret answer"),
+    ("action a { secretly { choose x in players\n choose y in 1..2 by x } }",
+     "who is asked here depends on a secret answer"),
+    ("action a { secretly { choose x in 1..2\n choose y in 1..x by next(me) } }",
+     "these options would show another seat's secret answer"),
     ("action a { simultaneously for each p in players { choose k in 1..2 by next(p) } }",
      "each `choose` here is p's"),
-    ("action a { simultaneously for each p in [1, 2] { choose k in 1..2 } }", "who chooses"),
+    ("action a { simultaneously for each p in [1, 2] { choose k in 1..2 } }",
+     "`simultaneously` goes through a list of players, not a list of numbers"),
     ("action a { reveal me.plain }", "'plain' is not secret"),
     ("action a { for each p in players { secretly { choose k in 1..2\n break } } }", "`break` cannot leave"),
     ("action a { race for each p in players { choose c in p.hand } }", "a race begins with `may choose"),
@@ -181,6 +235,27 @@ def test_a_secret_block_that_could_show_or_leak_an_answer_is_refused_where_it_is
     text = errors(rules)
     assert message in text
     assert "<string>:1" in text or ":1" in text  # (located in the rules)
+
+
+def test_a_question_may_depend_on_its_own_seats_answers_and_an_unasked_one_still_shows():
+    game = load("""
+action a {
+    simultaneously for each p in players {
+        choose c in 1..3 as "first"
+        choose d in 1..3 where it > c as "more"
+        let both = c + 1
+        if both > 2 {
+            p.bid = c
+        }
+    }
+}
+""")
+    s = game.new_game(1)
+    for m in ("a", "first 3", "first 1", "more 3", "first 2", "more 3"):
+        s.apply(m)
+    # alice's 3 left her no option for `more`: not asked, but the others read a line all the same.
+    assert s.events_for(0)[3:5] == ["alice: first 3", "alice: (nothing to choose)"]
+    assert s.events_for(1)[3:7] == ["alice: first (secret)", "alice: more (secret)", "bob: first 1", "bob: more 3"]
 
 
 def test_a_secret_counter_does_not_parse_and_a_var_says_secret_after_per_player():

@@ -106,6 +106,8 @@ class CheckerBase:
         self.races: dict[int, tuple] = {}
         self.race_vars: list = []
         self.secret_names: dict[tuple[int, int], int] = {}  # (unit, slot) bound by a secret choose -> its id
+        # (unit, slot) of a secret answer, or of a `let` made of some -> whose answers (chooser keys)
+        self.secret_taint: dict[tuple[int, int], frozenset] = {}
         self.secret_ctx: tuple | None = None  # (span, seat or None, loops outside it)
         self.in_race = 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import did_you_mean
 from .base import CheckerBase, Scope, Unit
+from .expressions import _nodes
 from .program import VarInfo
 from .types import (
     ANY,
@@ -33,6 +34,14 @@ _WORDS = {"Move": "`move`", "MoveAll": "`move all`", "Draw": "`draw`", "Deal": "
           "ReverseDirection": "`reverse direction`", "NextPlayer": "`next player is`",
           "ContinueFrom": "`continue from`", "Say": "`say`", "Return": "`return`",
           "Secretly": "a secret block (`secretly`, `simultaneously`)", "Race": "a race"}
+
+
+def _chooser_key(s: ast.Choose) -> object:
+    """Who a choose asks, as far as its text says: the turn's player (no `by`), a name, or an
+    expression of its own (never the same as another's)."""
+    if s.by is None:
+        return "me"
+    return ("name", s.by.id) if isinstance(s.by, ast.Name) else id(s)
 
 
 class Statements(CheckerBase):
@@ -178,8 +187,8 @@ class Statements(CheckerBase):
         ref = self._secret_var(s.what)
         if ref is not None:
             self.secret_reveals[id(s)] = ref
-        elif not self._public_value(s.what, t, what):
-            self.cards_arg(s.what, scope, unit, f"what is {what}")
+        elif not self._public_value(s.what, t, what) and t not in (CARD, ZONE, "list[card]", ANY, NONE):
+            self.error(s.what.span, f"what is {what} must be a card or cards, but this is {describe(t)}")
 
     def s_Swap(self, s: ast.Swap, scope, unit):
         self.want(s.first, CARD, scope, unit, "what is swapped")
@@ -206,6 +215,8 @@ class Statements(CheckerBase):
         slot = unit.new_slot(t)
         self.slots[id(s)] = slot
         unit.bind(scope, s.name, slot, t)
+        if self.secret_ctx is not None and self._answers_read(s.value, unit):
+            self.secret_taint[(id(unit), slot)] = self._answers_read(s.value, unit)
 
     def s_Assign(self, s: ast.Assign, scope: Scope, unit):
         t = self.expr(s.value, scope, unit)
@@ -311,15 +322,43 @@ class Statements(CheckerBase):
     def s_If(self, s: ast.If, scope, unit):
         for cond, body in s.branches:
             self.want(cond, BOOL, scope, unit, "a condition")
+            self._asked_anyway(cond, (body, s.orelse, *(b for _, b in s.branches)), unit)
             self.block(body, Scope(scope), unit)
         if s.orelse is not None:
             self.block(s.orelse, Scope(scope), unit)
+
+    def _answers_read(self, e: ast.Expr, unit) -> frozenset:
+        """Whose secret answers (their choosers' keys, see _chooser_key) expression `e` reads,
+        through the names secret chooses bind and the `let`s made of them."""
+        keys: frozenset = frozenset()
+        if not self.secret_taint:
+            return keys
+        for node in _nodes(e):
+            if isinstance(node, ast.Name):
+                ref = self.refs.get(id(node), ("",))
+                if ref[0] == "local":
+                    keys |= self.secret_taint.get((id(unit), ref[1]), frozenset())
+        return keys
+
+    def _asked_anyway(self, test: ast.Expr, bodies: tuple, unit) -> None:
+        """In a secret block, whether a question is asked (and of whom) must not depend on a secret
+        answer: the others would learn it from who is asked."""
+        if self.secret_ctx is None or not self._answers_read(test, unit):
+            return
+        if any(isinstance(x, ast.Choose) for x in _nodes(tuple(body for body in bodies if body))):
+            self.error(test.span, "whether a question is asked here depends on a secret answer",
+                       "the others would learn the answer from who is asked: ask every question always (a "
+                       "`may choose` may pass), and use the answers after the block")
 
     def s_ForEach(self, s: ast.ForEach, scope, unit):
         self._reject_builtin(s.name, s.span)
         t = self.expr(s.seq, scope, unit)
         if not is_list(t) and t != ANY:
             self.error(s.seq.span, f"`for each` goes through a list, not {describe(t)}")
+        elif s.body and isinstance(s.body[0], ast.Secretly) and s.body[0].seat == s.name and t not in (
+                "list[player]", ANY):
+            self.error(s.seq.span, f"`simultaneously` goes through a list of players, not {describe(t)}")
+        self._asked_anyway(s.seq, (s.body,), unit)
         inner = Scope(scope)
         slot = unit.new_slot()
         # The loop variable, the list being walked and the position in it.
@@ -365,13 +404,28 @@ class Statements(CheckerBase):
         self.warnings.extend(s.warnings)
         unit.bind(scope, s.name, slot, et)
         if self.secret_ctx is not None:
-            _, seat, _ = self.secret_ctx
-            if seat is not None and not (isinstance(s.by, ast.Name) and s.by.id == seat):
-                self.error(s.by.span if s.by is not None else s.span, f"each `choose` here is {seat}'s",
-                           f"leave out `by` (or write `by {seat}`): each seat answers its own question")
-            # Who chose, and among what: the assignment of the answer to a secret variable records them.
-            self.secret_chooses[id(s)] = (unit.new_slot(PLAYER), unit.new_slot("list[card]" if et == CARD else ANY))
-            self.secret_names[(id(unit), slot)] = id(s)
+            self._secret_choose(s, slot, et, unit)
+
+    def _secret_choose(self, s: ast.Choose, slot: int, et: str, unit) -> None:
+        """A choose in a secret block: by the block's seat, if it has one; asked of a seat that no
+        secret answer decides, among options that only its own earlier answers may shape."""
+        _, seat, _ = self.secret_ctx
+        if seat is not None and not (isinstance(s.by, ast.Name) and s.by.id == seat):
+            self.error(s.by.span if s.by is not None else s.span, f"each `choose` here is {seat}'s",
+                       f"leave out `by` (or write `by {seat}`): each seat answers its own question")
+        key = _chooser_key(s)
+        if s.by is not None and self._answers_read(s.by, unit):
+            self.error(s.by.span, "who is asked here depends on a secret answer",
+                       "the others would learn the answer from who is asked; decide it after the block")
+        parts = [s.domain, *(p for t in (s.label_text, s.pass_text) if t is not None for p in t.parts
+                             if isinstance(p, ast.Expr))]
+        if any(self._answers_read(e, unit) - {key} for e in parts):
+            self.error(s.domain.span, "these options would show another seat's secret answer",
+                       "a question's options may depend on its own seat's earlier answers only")
+        # Who chose, and among what: the assignment of the answer to a secret variable records them.
+        self.secret_chooses[id(s)] = (unit.new_slot(PLAYER), unit.new_slot("list[card]" if et == CARD else ANY))
+        self.secret_names[(id(unit), slot)] = id(s)
+        self.secret_taint[(id(unit), slot)] = frozenset((key,))
 
     def s_CallStmt(self, s: ast.CallStmt, scope, unit):
         proc = self.procedures.get(s.func)

@@ -174,8 +174,8 @@ class Statements(CardMoves, Bounds):
             event = (f"st.event(0, {self.source.const(self.g.names)}[_q] + ' looks at ' + {name} + ': \\0', (), "
                      f"(({words}, _m, '?'),))")
             return [*lines, f"_q = {self.expr_src(s.who)}", "if _q is not None:", "    _b = 1 << _q",
-                    "    _e = st.secrets.get(_i)", f"    _m = {all_mask} if _e is None else _e[0] | _b",
-                    f"    if _m == {all_mask}: st.secrets.pop(_i, None)", "    else: st.secrets[_i] = (_m, _e[1])",
+                    "    _se = st.secrets.get(_i)", f"    _m = {all_mask} if _se is None else _se[0] | _b",
+                    f"    if _m == {all_mask}: st.secrets.pop(_i, None)", "    else: st.secrets[_i] = (_m, _se[1])",
                     *learn, *v.logged(["    " + event], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
@@ -201,10 +201,16 @@ class Statements(CardMoves, Bounds):
         who, among = self.p.secret_chooses[id(choose)]
         seq = self.expr(s.seq)
         ops = self.race_ops[id(s)] = {}
+
+        def forget() -> list[str]:
+            return [f"for _x in range({base}, {base + n}):", f"    {ST.vars}[_x] = None",
+                    "    st.secrets.pop(_x, None)"]
+
+        # (Forgotten as it starts too: a `return` or an `end` in its statements skips its end.)
         ops["init"] = b.emit(s.seq.span, PLAIN, lambda v: [
             f"_l = {self.source.inline(seq)}", f"{local(seats)} = _l = [_x for _x in _l if _x is not None]",
             "if not _l: raise RulesRuntimeError('a race needs players to race, and its list is empty')",
-            f"{local(pos)} = 0"])
+            f"{local(pos)} = 0", *forget()])
 
         def each(through: int, end: list[int]) -> list:
             return [f"_r = {local(pos)}", Branch(f"_r >= len({local(through)})", end[0]),
@@ -238,8 +244,7 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, JUMP, lambda v: [Goto(second)])
         for cell in b.loops.pop():
             cell[0] = b.pc
-        ops["forget"] = b.emit(s.span, PLAIN, lambda v: [
-            f"for _x in range({base}, {base + n}):", f"    {ST.vars}[_x] = None", "    st.secrets.pop(_x, None)"])
+        ops["forget"] = b.emit(s.span, PLAIN, lambda v: forget())
 
     def s_Secretly(self, s: ast.Secretly, b):
         self.block(s.body, b)
@@ -437,8 +442,13 @@ class Statements(CardMoves, Bounds):
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
+        # A secret question with no option is not asked; the others read its line all the same, so
+        # the lines they read do not tell whether an answer left it without options.
+        unasked = [f"if not _v: st.log_move(_p, '(nothing to choose)', None, {dec.hidden_text()!r})"] if secret else []
         b.emit(s.span, CONTROL, lambda v: [
-            *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = None"), Ask(dec.index, "_p")])
+            *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
+                                                                       first=f"{self.source.local(slot)} = None"),
+            Ask(dec.index, "_p")])
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
@@ -533,9 +543,9 @@ class Statements(CardMoves, Bounds):
                 elif self.secret_ref(part) is not None:  # its words to those who know it, `?` to the others
                     cell, index, _ = self._secret_cell(self.secret_ref(part))
                     words = self.text_src("_x", self.type(part))
-                    lines += [*cell, f"_x = {self.expr_src(part)}", f"_e = st.secrets.get({index})",
-                              f"if _e is None: _t.append({words})",
-                              f"else: _t.append('\\0'); _s.append(({words}, _e[0], '?'))"]
+                    lines += [*cell, f"_x = {self.expr_src(part)}", f"_se = st.secrets.get({index})",
+                              f"if _se is None: _t.append({words})",
+                              f"else: _t.append('\\0'); _s.append(({words}, _se[0], '?'))"]
                     secret = True
                 elif self.type(part) in (CARD, ZONE, "list[card]"):
                     lines += [*self._cards_src(part, "_m"), "_t.append(', '.join(['{}'] * len(_m)))", "_h.extend(_m)"]

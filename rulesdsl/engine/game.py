@@ -82,6 +82,11 @@ class Decision:
         self.pass_fn = pass_fn
         self.secret = False  # a `choose` in a secret block: its move is logged to its chooser alone
 
+    def hidden_text(self) -> str:
+        """What the other seats read of a secret decision's move: that it was made, never which
+        (a label with values, or a pass, could tell)."""
+        return f"{self.label} (secret)" if self.label and self.label_fn is None and not self.optional else "(secret)"
+
 
 @attrs.define
 class ScenarioStep:

@@ -243,9 +243,7 @@ class State(Machine, CardPrimitives, HiddenCards):
     def _log_choice(self, dec, value, index: int) -> None:
         """The chosen move as an event; its card shown as a card (`{}`) if the chooser knows it, so
         each seat's log shows the face only to those who know it."""
-        hidden = None
-        if dec.secret:  # what the others read: that the move was made, never which
-            hidden = f"{dec.label} (secret)" if dec.label and dec.label_fn is None and not dec.optional else "(secret)"
+        hidden = dec.hidden_text() if dec.secret else None
         self.log_move(self.chooser, self.move_texts()[index], self.game.option_card(dec, value), hidden)
 
     def log_move(self, seat: int, text: str, card: int | None, hidden: str | None = None) -> None:
