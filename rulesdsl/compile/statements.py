@@ -444,7 +444,8 @@ class Statements(CardMoves, Bounds):
         after = b.pc + 1
         # A secret question with no option is not asked; the others read its line all the same, so
         # the lines they read do not tell whether an answer left it without options.
-        unasked = [f"if not _v: st.log_move(_p, '(nothing to choose)', None, {dec.hidden_text()!r})"] if secret else []
+        hidden = dec.hidden_text()
+        unasked = [f"if not _v: st.record_move(_p, '(nothing to choose)', None, {hidden!r})"] if secret else []
         b.emit(s.span, CONTROL, lambda v: [
             *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
                                                                        first=f"{self.source.local(slot)} = None"),

@@ -469,7 +469,7 @@ class Game:
             label = dec.label if dec.label_fn is None else dec.label_fn(st, env)
             shown = self.value_text(st, seat, dec.elem, value)
             text = f"{label} {shown}" if label else shown
-        st.log_move(seat, text, value if dec.elem == "card" else None)
+        st.record_move(seat, text, value if dec.elem == "card" else None)
 
     def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
         if len(set(texts)) == len(texts):

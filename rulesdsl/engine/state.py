@@ -244,9 +244,9 @@ class State(Machine, CardPrimitives, HiddenCards):
         """The chosen move as an event; its card shown as a card (`{}`) if the chooser knows it, so
         each seat's log shows the face only to those who know it."""
         hidden = dec.hidden_text() if dec.secret else None
-        self.log_move(self.chooser, self.move_texts()[index], self.game.option_card(dec, value), hidden)
+        self.record_move(self.chooser, self.move_texts()[index], self.game.option_card(dec, value), hidden)
 
-    def log_move(self, seat: int, text: str, card: int | None, hidden: str | None = None) -> None:
+    def record_move(self, seat: int, text: str, card: int | None, hidden: str | None = None) -> None:
         """Seat's move `text` as an event; with `hidden`, to the seat alone (the others read
         `hidden`); its card shown as a card (`{}`) if the seat knows it."""
         g = self.game
