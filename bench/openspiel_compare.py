@@ -1,6 +1,7 @@
-"""Random play of Crazy Eights and Go Fish in rulesdsl and in OpenSpiel, side by side.
+"""Random play of Crazy Eights, Go Fish and Goofspiel in rulesdsl and in OpenSpiel, side by side.
 
-Why: `games/crazy_eights.rules` and `games/go_fish.rules` are written from OpenSpiel's source;
+Why: `games/crazy_eights.rules`, `games/go_fish.rules` and `games/goofspiel.rules` are written
+from OpenSpiel's source;
 if both engines play the same game, uniformly random play gives the same distributions of game
 length and returns, within sampling error. Each metric gets Welch's test of means and a
 two-sample Kolmogorov-Smirnov test of distributions (a chi-square test too for the few-valued
@@ -8,6 +9,7 @@ ones). OpenSpiel (`pip install -e '.[openspiel]'`) is needed only here, never by
 
     python bench/openspiel_compare.py --games 5000
     python bench/openspiel_compare.py --game go_fish --games 1000 --markdown
+    python bench/openspiel_compare.py --game goofspiel --players 3 --games 5000
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import rulesdsl
 from rulesdsl.compare import mean_sd, welch_p
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("crazy_eights", "go_fish")
+GAMES = ("crazy_eights", "go_fish", "goofspiel")
 Metrics = dict[str, float]
 
 
@@ -137,13 +139,14 @@ class Run:
         self.seconds += other.seconds
 
 
-def go_fish_returns(books: list[int]) -> list[float]:
-    """OpenSpiel's go_fish returns: the most books share +1, the others share -1 (all tied: 0)."""
-    best = max(books)
-    winners = books.count(best)
-    if winners == len(books):
-        return [0.0] * len(books)
-    return [1 / winners if b == best else -1 / (len(books) - winners) for b in books]
+def win_loss_returns(scores: list[int]) -> list[float]:
+    """OpenSpiel's win/loss returns of go_fish (scores: books) and goofspiel (points): the highest
+    share +1, the others share -1 (all tied: a draw, 0 each)."""
+    best = max(scores)
+    winners = scores.count(best)
+    if winners == len(scores):
+        return [0.0] * len(scores)
+    return [1 / winners if b == best else -1 / (len(scores) - winners) for b in scores]
 
 
 def crazy_eights_metrics_rulesdsl(st: rulesdsl.State, moves: int, turn_decisions: int) -> Metrics:
@@ -174,7 +177,7 @@ def go_fish_metrics_rulesdsl(st: rulesdsl.State, moves: int, asks: int) -> Metri
     # rank is the turn's move and the player a second question: compare asks, not moves
     books = [st.counter("books", p) for p in range(st.game.players)]
     return {"asks": asks, "books of seat 0": books[0],
-            "return of seat 0": go_fish_returns(books)[0]}
+            "return of seat 0": win_loss_returns(books)[0]}
 
 
 def go_fish_metrics_openspiel(st, counts: Counter) -> Metrics:
@@ -185,11 +188,64 @@ def go_fish_metrics_openspiel(st, counts: Counter) -> Metrics:
             "return of seat 0": st.returns()[0]}
 
 
+def goofspiel_metrics(points: list[int], turns: int, bids: int, prize_total: int) -> Metrics:
+    """The issue's three (drawn games, seat 0's wins, turns), and what they come from."""
+    returns = win_loss_returns(points)
+    return {"turns": turns, "bids": bids, "drawn": float(len(set(points)) == 1),
+            "seat 0 wins": float(returns[0] > 0), "return of seat 0": returns[0],
+            "points of seat 0": points[0], "points discarded (ties)": prize_total - sum(points)}
+
+
+def goofspiel_metrics_rulesdsl(st: rulesdsl.State, moves: int, turn_decisions: int) -> Metrics:
+    # a turn is one prize: its one-option move (who turns the prize up), then the seats' bids
+    points = [st.counter("points", p) for p in range(st.game.players)]
+    cards = st.game.params["num_cards"]
+    return goofspiel_metrics(points, st.turn, moves - turn_decisions, cards * (cards + 1) // 2)
+
+
+def play_openspiel_goofspiel(games: int, rng: random.Random, players: int | None) -> Run:
+    """Goofspiel is simultaneous: each seat's action at a bidding node is drawn uniformly and on
+    its own (a decision each); the prize turned up is a chance move. OpenSpiel plays the last
+    prize itself, without a node: a turn is one prize of the points card sequence."""
+    import pyspiel
+
+    game = pyspiel.load_game("goofspiel", {"players": players} if players else {})
+    n = game.num_players()
+    cards = game.get_parameters()["num_cards"]
+    run = Run("OpenSpiel")
+    for _ in range(games):
+        bids = chance = 0
+        t0 = time.perf_counter()
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(rng.choices(outcomes, probs)[0])
+                chance += 1
+            else:
+                joint = []
+                for p in range(n):
+                    legal = st.legal_actions(p)
+                    joint.append(legal[rng.randrange(len(legal))])
+                st.apply_actions(joint)
+                bids += n
+        run.seconds += time.perf_counter() - t0
+        run.decisions += bids
+        run.actions += bids + chance
+        # OpenSpiel's state text: each hand, the points card sequence, then "Points: a b ..."
+        lines = str(st).split("\n")
+        sequence = next(line for line in lines if line.startswith("Point card sequence:")).split(":")[1].split()
+        points = [int(x) for x in lines[-2].split(":")[1].split()]
+        run.add(goofspiel_metrics(points, len(sequence), bids, cards * (cards + 1) // 2))
+    return run
+
+
 def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     """Games number start .. start+games-1 of this seed, each from its own engine seed."""
     game = rulesdsl.load(str(ROOT / "games" / f"{name}.rules"), players=players)
-    measure = crazy_eights_metrics_rulesdsl if name == "crazy_eights" else go_fish_metrics_rulesdsl
-    stock = game.zone_index("deck")
+    measure = {"crazy_eights": crazy_eights_metrics_rulesdsl, "go_fish": go_fish_metrics_rulesdsl,
+               "goofspiel": goofspiel_metrics_rulesdsl}[name]
+    stock = game.zone_index("prizes" if name == "goofspiel" else "deck")
     asks_only = name == "go_fish"      # OpenSpiel's ask is one action; count asks, not questions
     rng = random.Random(seed * 1_000_003 + start)
     run = Run("rulesdsl")
@@ -211,15 +267,18 @@ def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: 
         run.seconds += time.perf_counter() - t0
         run.decisions += moves
         run.actions += moves
-        run.add(measure(st, moves, turn_decisions) | {"decider changes": changes, "decisions, stock empty": dry})
+        shared = {} if name == "goofspiel" else {"decider changes": changes, "decisions, stock empty": dry}
+        run.add(measure(st, moves, turn_decisions) | shared)
     return run
 
 
 def play_openspiel(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     import pyspiel
 
-    game = pyspiel.load_game(name, {"players": players} if players else {})
     rng = random.Random(seed * 1_000_003 + start + 500_000)
+    if name == "goofspiel":
+        return play_openspiel_goofspiel(games, rng, players)
+    game = pyspiel.load_game(name, {"players": players} if players else {})
     run = Run("OpenSpiel")
     c8 = name == "crazy_eights"
     n = game.num_players()
