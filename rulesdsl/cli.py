@@ -996,12 +996,28 @@ def _add_list(sub) -> None:
     sub.add_parser("list", help="list the bundled games, variants and preludes")
 
 
+def _add_lsp(sub) -> None:
+    sub.add_parser("lsp", help="run the language server over stdio, for editors (docs/editors.md)")
+
+
+def cmd_lsp(args, out: TextIO, err: TextIO) -> int:
+    from .lsp import MISSING, available
+
+    if not available():
+        print(f"rulesdsl lsp: error: {MISSING}", file=err)
+        return EXIT_USAGE
+    from .lsp.server import main as serve
+
+    serve()
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
-                _add_list, _add_new):
+                _add_list, _add_new, _add_lsp):
         add(sub)
     return p
 
@@ -1031,6 +1047,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_new(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
+        if args.command == "lsp":
+            return cmd_lsp(args, out, err)
         if args.command == "play":
             return cmd_play(args, out, err, inp)
         if args.command == "simulate":

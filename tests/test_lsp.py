@@ -1,0 +1,386 @@
+"""The language server, driven through the protocol over stdio as an editor drives it (pygls's
+client against `python -m rulesdsl.lsp`): diagnostics of a broken file and of unsaved texts,
+hover, go to definition and references across imports and extends, completion, the outline; and
+the fuzzing inputs of tests/test_fuzz_rules.py, through which the server must keep answering."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from rulesdsl.lsp.analysis import Workspace
+
+from .test_fuzz_rules import mutate
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+TAMALO = GAMES / "tamalo.rules"
+# What a small game needs besides its zone and action, so that it checks.
+REST = "card coin\ncards in deck { 4 coin }\ngame ends when empty(deck)\nwinners are players\n"
+WAIT = 120  # seconds before a missing answer counts as a hang (not a timing: a server that died)
+
+
+class Editor:
+    """A client that opens documents and waits for their diagnostics, as an editor would."""
+
+    def __init__(self) -> None:
+        self.client = LanguageClient("test-editor", "1")
+        self.diagnostics: dict[str, lsp.PublishDiagnosticsParams] = {}
+        self.logs: list[str] = []
+        self.versions: dict[str, int] = {}
+        self.count: dict[str, int] = {}  # publications per document
+        self.changed = asyncio.Event()
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: lsp.PublishDiagnosticsParams) -> None:
+            self.diagnostics[params.uri] = params
+            self.count[params.uri] = self.count.get(params.uri, 0) + 1
+            self.changed.set()
+
+        @self.client.feature(lsp.WINDOW_LOG_MESSAGE)
+        def logged(params: lsp.LogMessageParams) -> None:
+            self.logs.append(params.message)
+
+    async def start(self) -> None:
+        await self.client.start_io(sys.executable, "-m", "rulesdsl.cli", "lsp")
+        await asyncio.wait_for(self.client.initialize_async(lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(ROOT)))), WAIT)
+        self.client.initialized(lsp.InitializedParams())
+
+    async def stop(self) -> None:
+        await asyncio.wait_for(self.client.shutdown_async(None), WAIT)
+        self.client.exit(None)
+        await self.client.stop()
+
+    async def open(self, path: Path, text: str | None = None) -> list[lsp.Diagnostic]:
+        uri = from_fs_path(str(path))
+        self.versions[uri] = 1
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+            uri, "rules", 1, path.read_text(encoding="utf-8") if text is None else text)))
+        return await self.published(uri, 1)
+
+    async def change(self, path: Path, text: str) -> list[lsp.Diagnostic]:
+        uri = from_fs_path(str(path))
+        self.versions[uri] += 1
+        v = self.versions[uri]
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(v, uri), [lsp.TextDocumentContentChangeWholeDocument(text)]))
+        return await self.published(uri, v)
+
+    async def published(self, uri: str, version: int, after: int = 0) -> list[lsp.Diagnostic]:
+        """The diagnostics of `version` of a document, once more than `after` were published."""
+        async def arrived():
+            while not (uri in self.diagnostics and self.diagnostics[uri].version == version
+                       and self.count[uri] > after):
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(arrived(), WAIT)
+        return list(self.diagnostics[uri].diagnostics)
+
+    def where(self, path: Path, line: int, character: int) -> dict:
+        return {"text_document": lsp.TextDocumentIdentifier(from_fs_path(str(path))),
+                "position": lsp.Position(line, character)}
+
+    async def hover(self, path, line, character) -> str | None:
+        h = await self.client.text_document_hover_async(lsp.HoverParams(**self.where(path, line, character)))
+        return h.contents.value if h else None
+
+    async def definition(self, path, line, character):
+        return await self.client.text_document_definition_async(
+            lsp.DefinitionParams(**self.where(path, line, character)))
+
+    async def references(self, path, line, character):
+        return await self.client.text_document_references_async(lsp.ReferenceParams(
+            context=lsp.ReferenceContext(include_declaration=True), **self.where(path, line, character)))
+
+    async def complete(self, path, line, character) -> dict[str, lsp.CompletionItem]:
+        got = await self.client.text_document_completion_async(
+            lsp.CompletionParams(**self.where(path, line, character)))
+        return {i.label: i for i in got.items}
+
+    async def symbols(self, path) -> list[lsp.DocumentSymbol]:
+        return await self.client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+            lsp.TextDocumentIdentifier(from_fs_path(str(path)))))
+
+
+def session(scenario) -> None:
+    """Run one editor session against a fresh server."""
+    async def run():
+        editor = Editor()
+        await editor.start()
+        try:
+            await scenario(editor)
+        finally:
+            await editor.stop()
+        assert not [m for m in editor.logs if "internal error" in m], editor.logs
+    asyncio.run(run())
+
+
+def position_of(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """(line, character) of the nth occurrence of `needle` (0-based, as the protocol counts)."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at)
+    return line, at - (text.rfind("\n", 0, at) + 1)
+
+
+# ---------------------------------------------------------------- diagnostics
+
+
+def test_a_syntax_error_is_reported_on_its_span_and_the_rest_still_has_symbols(tmp_path):
+    text = TAMALO.read_text(encoding="utf-8").replace("setup {", "setup {{", 1)
+    unsaved = tmp_path / "broken.rules"  # never written: the editor's text is what is read
+
+    async def scenario(e: Editor):
+        diags = await e.open(unsaved, text)
+        assert len(diags) == 1
+        d = diags[0]
+        assert d.severity == lsp.DiagnosticSeverity.Error
+        assert d.message.startswith("unexpected '{'") and "hint: expected" in d.message
+        assert (d.range.start.line, d.range.start.character) == position_of(text, "{{")[:1] + (7,)
+        names = {s.name for s in await e.symbols(unsaved)}
+        # declarations before the error and after it are in the outline; the broken one is not
+        assert {"deck", "points", "take", "snap", "turn end", "game end"} <= names
+        assert "setup" not in names
+
+    session(scenario)
+
+
+def test_every_error_of_check_with_its_hint_on_the_span_and_they_go_when_fixed(tmp_path):
+    text = TAMALO.read_text(encoding="utf-8")
+    bad = text.replace("shuffle deck", "shuffle dek", 1).replace("caller = me", "caller = 3", 1)
+    path = tmp_path / "tamalo.rules"
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "prelude").mkdir()
+    (tmp_path / "prelude" / "standard52.rules").write_text(
+        (GAMES / "prelude" / "standard52.rules").read_text(encoding="utf-8"), encoding="utf-8")
+
+    async def scenario(e: Editor):
+        assert await e.open(path) == []
+        diags = await e.change(path, bad)  # not saved: the server reads the editor's text
+        by_message = {d.message.split("\n")[0]: d for d in diags}
+        unknown = by_message["unknown zone 'dek'"]
+        assert "hint: did you mean 'deck'?" in unknown.message
+        line, col = position_of(bad, "dek")
+        assert (unknown.range.start.line, unknown.range.start.character) == (line, col)
+        assert (unknown.range.end.line, unknown.range.end.character) == (line, col + 3)
+        assert len(diags) == 2
+        assert await e.change(path, text) == []
+
+    session(scenario)
+
+
+def test_an_error_in_an_imported_file_shows_on_the_line_that_imports_it(tmp_path):
+    (tmp_path / "shared.rules").write_text("define bonus = 1 +\n", encoding="utf-8")
+    game = ('game "G"\nplayers 2\nimport "shared.rules"\nzone deck: stack, hidden\n' + REST +
+            'action pass { end turn }\n')
+    path = tmp_path / "game.rules"
+
+    async def scenario(e: Editor):
+        diags = await e.open(path, game)
+        assert len(diags) == 1
+        assert diags[0].range.start.line == 2  # the import
+        assert "shared.rules:1" in diags[0].message and "unexpected end of file" in diags[0].message
+        assert diags[0].related_information[0].location.uri.endswith("shared.rules")
+        # the shared file, opened and fixed in the editor, fixes the game at once
+        uri = from_fs_path(str(path))
+        before = e.count[uri]
+        shared = await e.open(tmp_path / "shared.rules", "define bonus = 1 + 2\n")
+        assert [d.message.split("\n")[0] for d in shared] == [
+            "this file declares no game (no `game`, `players` or actions)"]
+        assert await e.published(uri, 1, before) == []
+
+    session(scenario)
+
+
+def test_warnings_of_check_are_warnings(tmp_path):
+    game = ('game "G"\nplayers 2\nzone deck: stack, hidden\nzone hand per player: hand, private\n'
+            + REST +
+            'action play {\n    choose c in me.hand as "play {c"\n    move c to deck\n}\n')
+
+    async def scenario(e: Editor):
+        diags = await e.open(tmp_path / "g.rules", game)
+        assert [d.severity for d in diags] == [lsp.DiagnosticSeverity.Warning]
+        assert "a `{` with no `}`" in diags[0].message
+
+    session(scenario)
+
+
+# ---------------------------------------------------------------- names
+
+
+def test_hover_shows_kind_type_and_doc_comment_and_an_attribute_its_values():
+    text = TAMALO.read_text(encoding="utf-8")
+
+    async def scenario(e: Editor):
+        await e.open(TAMALO)
+        line, col = position_of(text, "define points")
+        shown = await e.hover(TAMALO, line, col + len("define p"))
+        assert "define points(c: card): a number" in shown
+        assert "M9: card points; an empty place scores nothing." in shown
+        line, col = position_of(text, "var caller")
+        assert "var caller: a player" in await e.hover(TAMALO, line, col + 5)
+        line, col = position_of(text, "c.rank")
+        shown = await e.hover(TAMALO, line, col + 3)
+        assert "attribute of card playing" in shown
+        assert 'values: "A", "2", "3"' in shown and '"K"' in shown
+        assert "standard52.rules" in shown  # where it comes from
+        assert await e.hover(TAMALO, 0, 0) is None  # a comment: nothing to say
+
+    session(scenario)
+
+
+def test_definition_and_references_across_an_import():
+    text = TAMALO.read_text(encoding="utf-8")
+    prelude = GAMES / "prelude" / "standard52.rules"
+
+    async def scenario(e: Editor):
+        await e.open(TAMALO)
+        line, col = position_of(text, "c.rank")
+        [loc] = await e.definition(TAMALO, line, col + 3)
+        assert loc.uri == from_fs_path(str(prelude))
+        card_line = prelude.read_text(encoding="utf-8").split("\n")[loc.range.start.line]
+        assert card_line.startswith("card playing(rank")
+        assert card_line[loc.range.start.character: loc.range.end.character] == "rank"
+        # `deck` is declared in the game and filled by the prelude's `cards in deck`
+        line, col = position_of(text, "zone deck")
+        refs = await e.references(TAMALO, line, col + 6)
+        assert {r.uri for r in refs} == {from_fs_path(str(TAMALO)), from_fs_path(str(prelude))}
+        code = "\n".join(line.split("#")[0] for line in text.split("\n"))
+        assert len([r for r in refs if r.uri == from_fs_path(str(TAMALO))]) == len(re.findall(r"\bdeck\b", code))
+
+    session(scenario)
+
+
+def test_a_variants_replace_leads_to_what_it_replaces():
+    variant = GAMES / "variants" / "tamalo-caller-unprotected.rules"
+    text = variant.read_text(encoding="utf-8")
+
+    async def scenario(e: Editor):
+        assert await e.open(variant) == []
+        line, col = position_of(text, "targets")
+        [loc] = await e.definition(variant, line, col + 1)
+        assert loc.uri == from_fs_path(str(TAMALO))
+        assert TAMALO.read_text(encoding="utf-8").split("\n")[loc.range.start.line].startswith("define targets")
+
+    session(scenario)
+
+
+def test_completion_offers_the_keywords_the_grammar_allows_and_the_names_in_scope(tmp_path):
+    text = TAMALO.read_text(encoding="utf-8")
+
+    async def scenario(e: Editor):
+        await e.open(TAMALO)
+        line, _ = position_of(text, "    shuffle deck")
+        got = await e.complete(TAMALO, line, 4)  # a statement begins here
+        assert {"move", "draw", "shuffle", "if", "choose", "deck", "square_size", "points"} <= set(got)
+        assert got["points"].kind == lsp.CompletionItemKind.Function
+        assert got["deck"].kind == lsp.CompletionItemKind.Variable
+        assert "action" not in got and "setup" not in got  # declarations do not begin inside a block
+        line, _ = position_of(text, "setup {")
+        top = await e.complete(TAMALO, line, 0)  # a declaration begins here
+        assert {"zone", "action", "define", "procedure", "setup", "import"} <= set(top)
+        assert "shuffle" not in top and "deck" not in top
+        # after a dot: the card's attributes and the players' zones and counters
+        edited = text.replace("c.rank", "c.", 1)
+        await e.change(TAMALO, edited)
+        line, col = position_of(edited, "c.")
+        after_dot = await e.complete(TAMALO, line, col + 2)
+        assert {"rank", "suit", "value", "square", "score"} <= set(after_dot)
+        assert "move" not in after_dot
+        # a local is offered after it is bound, not before
+        line, col = position_of(text, "choose spot in")
+        inside = text.index("\n", text.index("choose spot in"))
+        line2 = text.count("\n", 0, inside) + 1
+        assert "spot" in await e.complete(TAMALO, line2, 4)
+        assert "spot" not in await e.complete(TAMALO, line, 4)
+
+    session(scenario)
+
+
+def test_document_symbols_are_the_outline():
+    text = TAMALO.read_text(encoding="utf-8")
+
+    async def scenario(e: Editor):
+        await e.open(TAMALO)
+        symbols = {s.name: s for s in await e.symbols(TAMALO)}
+        assert symbols["deck"].kind == lsp.SymbolKind.Array
+        assert symbols["take"].kind == lsp.SymbolKind.Event  # an action
+        assert symbols["setup"].kind == lsp.SymbolKind.Event  # a hook
+        assert symbols["points"].kind == lsp.SymbolKind.Function
+        line, col = position_of(text, "zone deck")
+        assert (symbols["deck"].selection_range.start.line, symbols["deck"].selection_range.start.character) == \
+            (line, col + 5)
+        assert list(symbols).index("deck") < list(symbols).index("take")  # in the file's order
+
+    session(scenario)
+
+
+# ---------------------------------------------------------------- never crashes
+
+
+def fuzz_texts(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """The mutated seed games of tests/test_fuzz_rules.py: (name, text)."""
+    rng = random.Random(seed)
+    sources = sorted(p for p in GAMES.rglob("*.rules"))
+    out = []
+    for i in range(n):
+        src = rng.choice(sources)
+        out.append((f"{src.stem}-{i}", mutate(src.read_text(encoding="utf-8"), rng)))
+    return out
+
+
+def test_the_fuzzing_inputs_through_the_protocol_never_stop_the_server(tmp_path):
+    async def scenario(e: Editor):
+        path = GAMES / "variants" / "fuzz-unsaved.rules"  # never written: a variant's place, unsaved
+        texts = fuzz_texts(40)
+        await e.open(path, texts[0][1])
+        for _, text in texts[1:]:
+            diags = await e.change(path, text)
+            for d in diags:
+                assert d.range.start.line >= 0 and d.message
+            await e.symbols(path)
+            await e.complete(path, random.Random(len(text)).randrange(text.count("\n") + 1), 0)
+            await e.hover(path, 3, 3)
+        assert await e.change(path, TAMALO.read_text(encoding="utf-8").replace("prelude/", "../prelude/")) == []
+
+    session(scenario)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_request_on_every_fuzzing_input_answers(seed):
+    """The same inputs (more of them) straight through the handlers, at every line of each."""
+    from rulesdsl.lsp import server
+
+    ws = Workspace()
+    for name, text in fuzz_texts(60, seed):
+        a = ws.analyze(str(GAMES / f"{name}.rules"), text)
+        for d in a.diagnostics:
+            server.to_lsp_diagnostic(d, a)
+        for line in range(1, text.count("\n") + 2, 7):
+            use = a.at(a.path, line, 5)
+            if use is not None:
+                server.hover_text(a, use)
+                server.definitions(a, use)
+            server.completions(a, text, line, 1)
+
+
+def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch):
+    import io
+
+    import rulesdsl.lsp
+    from rulesdsl.cli import main
+
+    monkeypatch.setattr(rulesdsl.lsp, "available", lambda: False)
+    err = io.StringIO()
+    assert main(["lsp"], stderr=err) == 2
+    assert err.getvalue() == "rulesdsl lsp: error: the language server needs pygls: pip install 'rulesdsl[lsp]'\n"
