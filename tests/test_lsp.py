@@ -384,3 +384,15 @@ def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch):
     err = io.StringIO()
     assert main(["lsp"], stderr=err) == 2
     assert err.getvalue() == "rulesdsl lsp: error: the language server needs pygls: pip install 'rulesdsl[lsp]'\n"
+
+
+def test_the_speed_benchmark_runs(capsys):
+    """bench/lsp_speed.py keeps working (its figures are reported in bench/RESULTS.md, not tested)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lsp_speed", ROOT / "bench" / "lsp_speed.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--edits", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "| didChange to publishDiagnostics, over stdio | 2 |" in out
