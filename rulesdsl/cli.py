@@ -1000,6 +1000,18 @@ def _add_lsp(sub) -> None:
     sub.add_parser("lsp", help="run the language server over stdio, for editors (docs/editors.md)")
 
 
+def _add_fmt(sub) -> None:
+    f = sub.add_parser("fmt", help="lay rules files out in the house style (comments kept); docs/cli.md")
+    f.add_argument("paths", nargs="+", metavar="FILE", help="a rules file to rewrite, or - (stdin to stdout)")
+    f.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+
+
+def cmd_fmt(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .fmt import format_files
+
+    return format_files(args.paths, args.check, inp, out, err)
+
+
 def cmd_lsp(args, out: TextIO, err: TextIO) -> int:
     from .lsp import MISSING, available
 
@@ -1017,7 +1029,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
-                _add_list, _add_new, _add_lsp):
+                _add_list, _add_new, _add_fmt, _add_lsp):
         add(sub)
     return p
 
@@ -1049,6 +1061,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_check(args, out, err)
         if args.command == "lsp":
             return cmd_lsp(args, out, err)
+        if args.command == "fmt":
+            return cmd_fmt(args, out, err, inp)
         if args.command == "play":
             return cmd_play(args, out, err, inp)
         if args.command == "simulate":

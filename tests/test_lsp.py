@@ -396,3 +396,23 @@ def test_the_speed_benchmark_runs(capsys):
     assert module.main(["--edits", "2"]) == 0
     out = capsys.readouterr().out
     assert "| didChange to publishDiagnostics, over stdio | 2 |" in out
+
+
+def test_formatting_gives_the_house_style_and_nothing_for_a_file_that_does_not_parse(tmp_path):
+    messy = 'game "G"\nplayers 2\nzone deck : stack,hidden   \n' + REST + 'action pass {\nend turn\n}\n\n\n'
+    path = tmp_path / "g.rules"
+
+    async def scenario(e: Editor):
+        await e.open(path, messy)
+        params = lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(from_fs_path(str(path))),
+                                              lsp.FormattingOptions(4, True))
+        [edit] = await e.client.text_document_formatting_async(params)
+        assert (edit.range.start.line, edit.range.start.character) == (0, 0)
+        assert (edit.range.end.line, edit.range.end.character) == (messy.count("\n"), 0)
+        assert "zone deck: stack, hidden\n" in edit.new_text and "action pass {\n    end turn\n}\n" in edit.new_text
+        await e.change(path, edit.new_text)
+        assert not await e.client.text_document_formatting_async(params)
+        await e.change(path, messy + "action {")
+        assert await e.client.text_document_formatting_async(params) is None
+
+    session(scenario)

@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__, ast
 from ..checker.types import CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, describe, elem
-from ..errors import Diagnostic
+from ..errors import Diagnostic, RulesError
 from ..parser import _split_decls, lark_parser
 from .analysis import WORD, Analysis, Symbol, Use, Workspace, builtin_names, literal_text
 
@@ -301,6 +301,25 @@ def document_symbols(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[
         sel_rng = to_range(sel, a.sources) if sel.line >= d.span.line else rng
         out.append(lsp.DocumentSymbol(name or "?", KIND_OF_SYMBOL[kind], rng, sel_rng, detail=detail or None))
     return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@guarded
+def formatting(ls: RulesServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    """`rulesdsl fmt` on the editor's text: one edit for the whole text, none if it does not parse."""
+    from ..fmt import format_text
+
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    try:
+        new = format_text(text, ls.path_of(uri))
+    except RulesError:
+        return None
+    if new == text:
+        return []
+    lines = text.split("\n")
+    end = to_lsp_position({"": text}, "", len(lines), len(lines[-1]) + 1)
+    return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), new)]
 
 
 # ---------------------------------------------------------------- completion
