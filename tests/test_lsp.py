@@ -16,7 +16,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
-from rulesdsl.lsp.analysis import Workspace
+from rulesdsl.lsp.analysis import Workspace, builtin_names
 
 from .test_fuzz_rules import mutate
 
@@ -250,7 +250,7 @@ def test_definition_and_references_across_an_import():
         assert loc.uri == from_fs_path(str(prelude))
         card_line = prelude.read_text(encoding="utf-8").split("\n")[loc.range.start.line]
         assert card_line.startswith("card playing(rank")
-        assert card_line[loc.range.start.character: loc.range.end.character] == "rank"
+        assert (loc.range.start.character, loc.range.end.character) == (len("card playing("), len("card playing(rank"))
         # `deck` is declared in the game and filled by the prelude's `cards in deck`
         line, col = position_of(text, "zone deck")
         refs = await e.references(TAMALO, line, col + 6)
@@ -416,3 +416,34 @@ def test_formatting_gives_the_house_style_and_nothing_for_a_file_that_does_not_p
         assert await e.client.text_document_formatting_async(params) is None
 
     session(scenario)
+
+
+@pytest.mark.parametrize("path", sorted(GAMES.rglob("*.rules")), ids=lambda p: str(p.relative_to(GAMES)))
+def test_every_name_and_use_found_in_the_games_stands_where_its_name_is_written(path):
+    """Each declaration's name and each use the server links point at the name as written, and
+    every name of a game's code is linked (but the built-in ones and a scenario's players)."""
+    a = Workspace().analyze(str(path), path.read_text(encoding="utf-8"))
+    assert not [d for d in a.diagnostics if d.severity == "error"] or path.parent.name == "prelude"  # (no game)
+    lines = {p: src.split("\n") for p, src in a.sources.items()}
+    for use in a.uses:
+        s = use.span
+        assert s.line == s.end_line, use
+        assert lines[s.file][s.line - 1][s.column - 1: s.end_column - 1] == use.symbol.name, (s, use.symbol.name)
+    linked = {(u.span.line, u.span.column) for u in a.uses if u.span.file == str(path)}
+    unlinked = [n for n in names_in(a.decls) if (n.span.line, n.span.column) not in linked
+                and n.id not in builtin_names() and n.id not in ("it", "alice", "bob", "carol", "dave", "erin")]
+    assert not unlinked, [(n.id, str(n.span)) for n in unlinked]
+
+
+def names_in(node) -> list:
+    """Every name written in an expression, at any depth."""
+    import attrs
+
+    from rulesdsl import ast
+
+    if isinstance(node, (list, tuple)):
+        return [n for x in node for n in names_in(x)]
+    if not isinstance(node, ast.Node):
+        return []
+    own = [node] if isinstance(node, ast.Name) else []
+    return own + [n for f in attrs.fields(type(node)) if f.name != "span" for n in names_in(getattr(node, f.name))]

@@ -298,7 +298,7 @@ class _Analyzer:
             return span
         start = lines.offset(span.line, span.column)
         end = lines.offset(span.end_line, span.end_column)
-        m = re.compile(rf"(?:{head})\s+(?:#[^\n]*\s+)*").match(lines.text, start, end)
+        m = re.compile(rf"(?:{head})\s*(?:#[^\n]*\s+)*").match(lines.text, start, end)
         at = m.end() if m else start
         w = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(lines.text, at, max(end, at))
         if w is None:
@@ -486,11 +486,11 @@ class _Analyzer:
             inner = dict(scope)
             self._local(s.span.file, inner, s.name, s.span, r"for\s+each", s)
             self._block(s.body, inner)
-        elif isinstance(s, ast.Choose):
+        elif isinstance(s, ast.Choose):  # (the name is bound in its own domain: `choose c in h where f(c)`)
+            self._local(s.span.file, scope, s.name, s.span, r"(?:may\s+)?choose", s)
             for e in (s.domain, s.by, s.label_text, s.pass_text):
                 if e is not None:
                     self._expr(e, scope)
-            self._local(s.span.file, scope, s.name, s.span, r"(?:may\s+)?choose", s)
         elif isinstance(s, ast.If):
             for cond, body in s.branches:
                 self._expr(cond, scope)

@@ -220,7 +220,9 @@ def hover_text(a: Analysis, use: Use) -> str:
         out.append(sym.doc)
     decl = a.declarations(sym)[0] if sym.kind not in ("local", "parameter") else sym
     if decl.span.file != a.path:
-        out.append(f"declared in {decl.span}")
+        where = os.path.relpath(decl.span.file, os.path.dirname(a.path)) if os.path.isabs(decl.span.file) else \
+            decl.span.file
+        out.append(f"declared in {where}:{decl.span.line}:{decl.span.column}")
     return "\n\n".join(out)
 
 
