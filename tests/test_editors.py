@@ -188,3 +188,23 @@ def test_the_vscode_folder_is_an_extension_for_rules_files():
     assert (VSCODE / language["configuration"]).is_file() and (VSCODE / package["main"]).is_file()
     assert package["contributes"]["configuration"]["properties"]["rulesdsl.server.command"]["default"] == [
         "rulesdsl", "lsp"]
+
+
+def test_the_helix_and_neovim_settings_of_docs_editors_md_start_the_server():
+    import tomllib
+
+    from rulesdsl.cli import build_parser
+
+    doc = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    [toml] = re.findall(r"```toml\n(.*?)```", doc, re.S)
+    helix = tomllib.loads(toml)
+    server = helix["language-server"]["rulesdsl"]
+    [language] = helix["language"]
+    assert [server["command"], *server["args"]] == ["rulesdsl", "lsp"]
+    assert language["scope"] == tm_grammar()["scopeName"] and language["file-types"] == ["rules"]
+    assert language["language-servers"] == ["rulesdsl"]
+    fmt = language["formatter"]
+    assert fmt["command"] == "rulesdsl" and build_parser().parse_args(fmt["args"]).command == "fmt"
+    lua = re.findall(r"```lua\n(.*?)```", doc, re.S)
+    assert len(lua) == 2 and all('cmd = { "rulesdsl", "lsp" }' in block for block in lua)
+    assert all('extension = { rules = "rulesdsl" }' in block for block in lua)

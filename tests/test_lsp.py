@@ -12,13 +12,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from rulesdsl.errors import RulesError
 from rulesdsl.lsp.analysis import Workspace, builtin_names
 
-from .test_fuzz_rules import mutate
+from .test_fuzz_rules import generated_dir, grammar_strategy, mutate
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -356,22 +359,42 @@ def test_the_fuzzing_inputs_through_the_protocol_never_stop_the_server(tmp_path)
     session(scenario)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_every_request_on_every_fuzzing_input_answers(seed):
-    """The same inputs (more of them) straight through the handlers, at every line of each."""
+def every_request(ws: Workspace, path: str, text: str) -> None:
+    """What the handlers do for a text: its diagnostics, and at lines through it, hover,
+    definitions, references, completion; formatting. Any exception fails the test."""
+    from rulesdsl.fmt import format_text
     from rulesdsl.lsp import server
 
-    ws = Workspace()
-    for name, text in fuzz_texts(60, seed):
-        a = ws.analyze(str(GAMES / f"{name}.rules"), text)
-        for d in a.diagnostics:
-            server.to_lsp_diagnostic(d, a)
-        for line in range(1, text.count("\n") + 2, 7):
-            use = a.at(a.path, line, 5)
+    a = ws.analyze(path, text)
+    for d in a.diagnostics:
+        server.to_lsp_diagnostic(d, a)
+    for line in range(1, text.count("\n") + 2, 5):
+        for col in (1, 5, 12):
+            use = a.at(a.path, line, col)
             if use is not None:
                 server.hover_text(a, use)
                 server.definitions(a, use)
-            server.completions(a, text, line, 1)
+                a.references(use.symbol)
+        server.completions(a, text, line, 5)
+    try:
+        format_text(text, path)
+    except RulesError as e:
+        assert not any("internal error" in d.message for d in e.diagnostics)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_request_on_every_fuzzing_input_answers(seed):
+    """The same inputs (more of them) straight through the handlers, at lines through each."""
+    ws = Workspace()
+    for name, text in fuzz_texts(60, seed):
+        every_request(ws, str(GAMES / f"{name}.rules"), text)
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(st.deferred(lambda: grammar_strategy()))
+def test_every_request_on_files_generated_from_the_grammar_answers(text):
+    every_request(Workspace(), str(generated_dir() / "_lsp.rules"), text)
 
 
 def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch):
