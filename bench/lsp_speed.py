@@ -7,9 +7,13 @@ shared and one timing says little:
 - `load`: what `rulesdsl check` does from nothing (read, parse the game and its prelude, check,
   compile): the cost without the server's cache;
 - `analysis`: the server's own work after an edit (the edited file parsed, its imports taken from
-  the cache, checked, compiled, its names indexed), in process;
+  the cache, checked, compiled, its names indexed), in process; and the same for the file with a
+  syntax error (its declarations parsed one by one, for the symbols of those that parse);
 - `protocol`: from the moment an editor sends `textDocument/didChange` to the moment it receives
   `textDocument/publishDiagnostics`, through pygls over stdio (JSON encoding, pipes, the event loop).
+
+Wall time counts the waits of a shared machine; CPU time (of this process, or for the protocol of
+the server's) does not, and is the better measure of the work when others run.
 
 Each edit changes the file (a comment line grows), so nothing is answered from a cache of the
 whole file. `python bench/lsp_speed.py [--edits N] [FILE]` prints a table in Markdown.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -40,29 +45,34 @@ def edited(text: str, i: int) -> str:
     return text + "\n# " + "x" * (i + 1) + "\n"
 
 
-def time_load(path: Path, n: int) -> list[float]:
+def time_load(path: Path, n: int) -> list[tuple[float, float]]:
     out = []
     for _ in range(n):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         load(path)
-        out.append(time.perf_counter() - t)
+        out.append((time.perf_counter() - t, time.process_time() - c))
     return out
 
 
-def time_analysis(path: Path, n: int) -> list[float]:
+def time_analysis(path: Path, n: int, broken: bool = False) -> list[tuple[float, float]]:
+    """The server's analysis after each edit; `broken`: of a file with a syntax error in its
+    first block (the declarations around it parsed one by one, for their symbols)."""
     ws = Workspace()
     text = path.read_text(encoding="utf-8")
     ws.analyze(str(path), text)  # the file opened: its imports parsed once
+    if broken:
+        text = text.replace("{", "{{", 1)
     out = []
     for i in range(n):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         a = ws.analyze(str(path), edited(text, i))
-        out.append(time.perf_counter() - t)
-        assert not [d for d in a.diagnostics if d.severity == "error"], a.diagnostics
+        out.append((time.perf_counter() - t, time.process_time() - c))
+        errors = [d for d in a.diagnostics if d.severity == "error"]
+        assert len(errors) == broken and a.symbols, a.diagnostics
     return out
 
 
-async def _time_protocol(path: Path, n: int) -> list[float]:
+async def _time_protocol(path: Path, n: int) -> list[tuple[float, float]]:
     client = LanguageClient("bench", "1")
     got: asyncio.Queue = asyncio.Queue()
 
@@ -78,28 +88,43 @@ async def _time_protocol(path: Path, n: int) -> list[float]:
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "rules", 0, text)))
     await got.get()
     out = []
+    pid = client._server.pid  # (the server's CPU time is read from /proc, where there is one)
     for i in range(n):
+        cpu = _cpu_of(pid)
         sent = time.perf_counter()
         client.text_document_did_change(lsp.DidChangeTextDocumentParams(
             lsp.VersionedTextDocumentIdentifier(i + 1, uri),
             [lsp.TextDocumentContentChangeWholeDocument(edited(text, i))]))
         arrived, params = await got.get()
         assert params.version == i + 1 and not params.diagnostics, params
-        out.append(arrived - sent)
+        out.append((arrived - sent, _cpu_of(pid) - cpu))
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
     return out
 
 
-def time_protocol(path: Path, n: int) -> list[float]:
+def _cpu_of(pid: int) -> float:
+    """A process's CPU time so far, in seconds (user and system), or NaN where /proc is not."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def time_protocol(path: Path, n: int) -> list[tuple[float, float]]:
     return asyncio.run(_time_protocol(path, n))
 
 
-def row(what: str, times: list[float]) -> str:
-    ms = sorted(t * 1000 for t in times)
+def row(what: str, times: list[tuple[float, float]], cpu: str = "median") -> str:
+    """Wall times (median, 90th percentile, fastest) and the CPU time: its median, or for the
+    server (read in clock ticks of 10 ms) its mean over the edits."""
+    ms = sorted(w * 1000 for w, _ in times)
     p90 = ms[min(len(ms) - 1, int(len(ms) * 0.9))]
-    return f"| {what} | {len(ms)} | {statistics.median(ms):.1f} | {p90:.1f} | {ms[0]:.1f} |"
+    cpus = [c * 1000 for _, c in times]
+    used = statistics.median(cpus) if cpu == "median" else statistics.fmean(cpus)
+    return f"| {what} | {len(ms)} | {statistics.median(ms):.1f} | {p90:.1f} | {ms[0]:.1f} | {used:.1f} ({cpu}) |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,11 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     path = Path(args.file)
     print(f"Diagnostics of {path.name} after an edit, in milliseconds (wall time):\n")
-    print("| what | edits | median | 90th percentile | fastest |")
-    print("|---|---:|---:|---:|---:|")
+    print("| what | edits | wall: median | 90th percentile | fastest | CPU |")
+    print("|---|---:|---:|---:|---:|---:|")
     print(row("`load` (check from nothing, no cache)", time_load(path, args.edits)))
     print(row("analysis in the server (imports cached)", time_analysis(path, args.edits)))
-    print(row("didChange to publishDiagnostics, over stdio", time_protocol(path, args.edits)))
+    print(row("the same, the file with a syntax error", time_analysis(path, args.edits, broken=True)))
+    print(row("didChange to publishDiagnostics, over stdio (CPU: the server's)", time_protocol(path, args.edits),
+              "mean"))
     return 0
 
 

@@ -418,7 +418,7 @@ def test_the_speed_benchmark_runs(capsys):
     spec.loader.exec_module(module)
     assert module.main(["--edits", "2"]) == 0
     out = capsys.readouterr().out
-    assert "| didChange to publishDiagnostics, over stdio | 2 |" in out
+    assert "| didChange to publishDiagnostics, over stdio (CPU: the server's) | 2 |" in out
 
 
 def test_formatting_gives_the_house_style_and_nothing_for_a_file_that_does_not_parse(tmp_path):
@@ -439,6 +439,14 @@ def test_formatting_gives_the_house_style_and_nothing_for_a_file_that_does_not_p
         assert await e.client.text_document_formatting_async(params) is None
 
     session(scenario)
+
+
+def test_a_text_too_large_for_check_is_refused_as_check_refuses_it(tmp_path):
+    from rulesdsl.loader import MAX_BYTES
+
+    big = 'game "G"\n' + "# " + "x" * MAX_BYTES + "\n"
+    [d] = Workspace().analyze(str(tmp_path / "big.rules"), big).diagnostics
+    assert f"it is too large ({len(big)} bytes; the limit is {MAX_BYTES})" in d.message
 
 
 @pytest.mark.parametrize("path", sorted(GAMES.rglob("*.rules")), ids=lambda p: str(p.relative_to(GAMES)))

@@ -178,6 +178,11 @@ class _ServerLoader(_Loader):
         text = self.top[1] if self.top is not None and self.top[0] == str(real) else self.ws.open.get(str(real))
         if text is not None and str(path).endswith(".rules") and self.roots.holds(real):
             self.reads += 1
+            self.left -= len(text.encode("utf-8", "surrogatepass"))
+            if self.left < 0:  # (what `check` reads in all is bounded: so is what the editors hold)
+                span = via.span if via is not None else ast.Span(str(path), 1, 1, 1, 2)
+                raise RulesError([Diagnostic(span, f"cannot {what} '{path}': the files read before it leave "
+                                             f"too little of the {self.roots.max_bytes} bytes one load may read")])
             return real, text
         return super().read(path, via, what)
 
@@ -206,6 +211,11 @@ class _Analyzer:
         loader.top = (str(_real(top)), self.text)  # (an unsaved file is read from here)
         decls: list[ast.Decl] = []
         sources = {self.path: self.text}
+        size = len(self.text.encode("utf-8", "surrogatepass"))
+        if size > loader.roots.max_bytes:  # (as `check` refuses it: parsing it would take too long)
+            self.diags.append(Diagnostic(ast.Span(self.path, 1, 1, 1, 2), f"cannot read '{self.path}': it is too "
+                                         f"large ({size} bytes; the limit is {loader.roots.max_bytes})"))
+            return Analysis(self.path, self.diags, sources, [], [], [])
         try:
             own = self.ws.parse(self.text, self.path)
             decls = list(own.decls)
@@ -251,8 +261,8 @@ class _Analyzer:
 
     def _parse_at(self, start: int, end: int) -> tuple[ast.Decl, ...]:
         """The declarations of text[start:end], parsed where they stand (lines above kept)."""
-        above = self.text.count("\n", 0, start)
-        return self.ws.parse("\n" * above + self.text[start:end], self.path).decls
+        above = self.text.count("\n", 0, start)  # (not kept in the cache: a broken file changes)
+        return parse_text("\n" * above + self.text[start:end], self.path).decls
 
     def _check(self, loader: _ServerLoader, top: Path) -> None:
         """What `rulesdsl check` says of the file: load, check, compile (all errors and warnings)."""

@@ -214,8 +214,8 @@ def hover_text(a: Analysis, use: Use) -> str:
     if sym.kind == "attribute" and a.attr_values.get(sym.name):
         values = ", ".join(literal_text(v) for v in a.attr_values[sym.name])
         out.append(f"values: {values}")
-    elif t and sym.kind not in ("local", "parameter"):
-        out.append(f"here: {describe(t)}")
+    elif t and sym.kind not in ("local", "parameter") and describe(t) not in head:
+        out.append(f"here: {describe(t)}")  # (a define's call over a list gives a list)
     if sym.doc:
         out.append(sym.doc)
     decl = a.declarations(sym)[0] if sym.kind not in ("local", "parameter") else sym
