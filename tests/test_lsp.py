@@ -254,7 +254,12 @@ def test_definition_and_references_across_an_import():
         card_line = prelude.read_text(encoding="utf-8").split("\n")[loc.range.start.line]
         assert card_line.startswith("card playing(rank")
         assert (loc.range.start.character, loc.range.end.character) == (len("card playing("), len("card playing(rank"))
+        # the import leads to the file
+        line, col = position_of(text, 'import "prelude/standard52.rules"')
+        [loc] = await e.definition(TAMALO, line, col + 10)
+        assert loc.uri == from_fs_path(str(prelude)) and loc.range.start.line == 0
         # `deck` is declared in the game and filled by the prelude's `cards in deck`
+
         line, col = position_of(text, "zone deck")
         refs = await e.references(TAMALO, line, col + 6)
         assert {r.uri for r in refs} == {from_fs_path(str(TAMALO)), from_fs_path(str(prelude))}

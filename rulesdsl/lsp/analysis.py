@@ -237,9 +237,26 @@ class _Analyzer:
         for p, src in sources.items():
             self.lines[p] = _Lines(src)
         attr_values = self._index(files)
+        self._files_read(loader, decls, top)
         types = self.checker.types if self.checker is not None else {}
         return Analysis(self.path, self.diags, sources, decls, self.symbols, self.uses, types, attr_values,
                         self.checker, loader.paths)
+
+    def _files_read(self, loader: _ServerLoader, decls: list[ast.Decl], top: Path) -> None:
+        """An `import` or `extends` leads to the file it reads (go to definition opens it)."""
+        for d in decls:
+            if not isinstance(d, (ast.Import, ast.Extends)):
+                continue
+            try:
+                found = loader.prelude(d) if isinstance(d, ast.Import) and d.prelude else \
+                    loader.locate(d.path, top.parent)
+            except RulesError:
+                continue
+            if found.is_file():
+                verb = "extends" if isinstance(d, ast.Extends) else "imports"
+                where = self._name_span(d.span, r"(?:import(?:\s+prelude)?|extends)", d.path)
+                self._add(d.path, "file", where, d, f"{verb} {found}", doc_span=d.span)
+                self.symbols[-1].span = ast.Span(str(found), 1, 1, 1, 1)
 
     def _failed(self, e: RulesError) -> None:
         self.diags.extend(e.diagnostics)

@@ -28,6 +28,7 @@ KIND_OF_SYMBOL = {
     "counter": lsp.SymbolKind.Variable, "var": lsp.SymbolKind.Variable, "define": lsp.SymbolKind.Function,
     "procedure": lsp.SymbolKind.Function, "action": lsp.SymbolKind.Event, "hook": lsp.SymbolKind.Event,
     "statistic": lsp.SymbolKind.Property, "invariant": lsp.SymbolKind.Boolean, "scenario": lsp.SymbolKind.Module,
+    "file": lsp.SymbolKind.File,
 }
 KIND_OF_COMPLETION = {
     "param": lsp.CompletionItemKind.Constant, "zone": lsp.CompletionItemKind.Variable,
@@ -300,7 +301,7 @@ def document_symbols(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[
         else:
             continue
         rng = to_range(d.span, a.sources)
-        sel_rng = to_range(sel, a.sources) if sel.line >= d.span.line else rng
+        sel_rng = to_range(sel, a.sources) if sel.file == a.path and sel.line >= d.span.line else rng
         out.append(lsp.DocumentSymbol(name or "?", KIND_OF_SYMBOL[kind], rng, sel_rng, detail=detail or None))
     return out
 
