@@ -237,6 +237,11 @@ def test_hover_shows_kind_type_and_doc_comment_and_an_attribute_its_values():
         assert "attribute of card playing" in shown
         assert 'values: "A", "2", "3"' in shown and '"K"' in shown
         assert "standard52.rules" in shown  # where it comes from
+        line, col = position_of(text, "rank: text")
+        assert "parameter rank: a text" in await e.hover(TAMALO, line, col)
+        line, col = position_of(text, "count(deck)")
+        shown = await e.hover(TAMALO, line, col)
+        assert "count: built-in function" in shown and "here: a number" in shown
         assert await e.hover(TAMALO, 0, 0) is None  # a comment: nothing to say
 
     session(scenario)

@@ -12,6 +12,7 @@ still give symbols, hovers and definitions.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -50,8 +51,8 @@ class Symbol:
 
     name: str
     kind: str
-    span: ast.Span  # the name where it is declared
-    node: ast.Node
+    span: ast.Span  # the name where it is declared (ast.NOWHERE for a built-in name)
+    node: ast.Node | None
     doc: str = ""
     detail: str = ""
     replaces: bool = False  # declared by `replace` in a variant
@@ -61,7 +62,7 @@ class Symbol:
         """Which declarations are one name: a game's by namespace and name, a local by itself."""
         if self.kind in VALUE_KINDS:
             return ("value", self.name)
-        if self.kind in ("local", "parameter", "it"):
+        if self.kind in ("local", "parameter"):
             return ("local", id(self))
         return (self.kind, self.name)
 
@@ -96,7 +97,7 @@ class Analysis:
         return best
 
     def declarations(self, sym: Symbol) -> list[Symbol]:
-        same = [s for s in self.symbols if s.key == sym.key]
+        same = [s for s in self.symbols if s.key == sym.key] or [sym]  # (a built-in name is in no file)
         return sorted(same, key=lambda s: s.replaces)  # (the base's first: a `replace` leads to it)
 
     def references(self, sym: Symbol) -> list[Use]:
@@ -416,14 +417,27 @@ class _Analyzer:
     def _use(self, span: ast.Span, key: tuple, node: ast.Node | None = None, scope: dict | None = None) -> None:
         sym = (scope or {}).get(key[1]) if key[0] == "value" else None
         if sym is None:
-            found = self.globals.get(key)
+            found = self.globals.get(key) or self._builtin(key)
             sym = found[0] if found else None
         if sym is not None:
             self.uses.append(Use(span, sym, node))
 
+    def _builtin(self, key: tuple) -> list[Symbol]:
+        """The language's own value or function of that name, as a symbol declared nowhere."""
+        what = builtin_names().get(key[1]) if key[0] == "value" else None
+        if what is None:
+            return []
+        sym = Symbol(key[1], "builtin", ast.NOWHERE, None, "", f"{key[1]}: {what}")
+        self.globals[("builtin", key[1])] = [sym]
+        self.globals[key] = [sym]
+        return [sym]
+
     def _local(self, path: str, scope: dict, name: str, span: ast.Span, head: str, node: ast.Node,
                kind: str = "local") -> None:
-        sym = self._add(name, kind, self._name_span(span, head, name), node)
+        at = self._name_span(span, head, name)
+        sym = Symbol(name, kind, at, node)  # (no doc: the comments near it are its statement's)
+        self.symbols.append(sym)
+        self.uses.append(Use(at, sym))
         scope[name] = sym
 
     def _walk_decl(self, path: str, d: ast.Decl) -> None:
@@ -591,6 +605,7 @@ def _zone_option(o: ast.ZoneOption) -> str:
     return f"refill from {o.source}" + (f" keeping {o.keep}" if o.keep else "")
 
 
+@functools.cache
 def builtin_names() -> dict[str, str]:
     """The language's own names (values and functions), each with what it is."""
     out = {n: f"built-in value: {describe(t)}" for n, t in BUILTIN_VALUES.items()}

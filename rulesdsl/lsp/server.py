@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__, ast
-from ..checker.types import CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, describe, elem
+from ..checker.types import CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, TYPE_NAMES, describe, elem
 from ..errors import Diagnostic, RulesError
 from ..parser import _split_decls, lark_parser
 from .analysis import WORD, Analysis, Symbol, Use, Workspace, builtin_names, literal_text
@@ -220,7 +220,7 @@ def hover_text(a: Analysis, use: Use) -> str:
     if sym.doc:
         out.append(sym.doc)
     decl = a.declarations(sym)[0] if sym.kind not in ("local", "parameter") else sym
-    if decl.span.file != a.path:
+    if decl.span.file != a.path and decl.span.line > 0:
         where = os.path.relpath(decl.span.file, os.path.dirname(a.path)) if os.path.isabs(decl.span.file) else \
             decl.span.file
         out.append(f"declared in {where}:{decl.span.line}:{decl.span.column}")
@@ -234,7 +234,7 @@ def _type_of(a: Analysis, use: Use) -> str | None:
     sym = use.symbol
     if sym.kind in ("local", "parameter"):
         if isinstance(sym.node, ast.TypedParam):
-            return sym.node.type
+            return TYPE_NAMES.get(sym.node.type, sym.node.type)
         for u in a.references(sym):
             if u.node is not None and id(u.node) in a.types:
                 return a.types[id(u.node)]
@@ -264,7 +264,7 @@ def definitions(a: Analysis, use: Use) -> list[Symbol]:
     """Where a name is declared: a `replace` leads to what it replaces; a use to the declaration
     in force first (a variant's replacement), then the base's."""
     sym = use.symbol
-    decls = a.declarations(sym)
+    decls = [s for s in a.declarations(sym) if s.span.line > 0]  # (a built-in name is declared nowhere)
     if use.span == sym.span and sym.replaces:
         return [s for s in decls if not s.replaces] or decls
     return sorted(decls, key=lambda s: not s.replaces)
