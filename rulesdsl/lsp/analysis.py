@@ -11,6 +11,7 @@ still give symbols, hovers and definitions.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import itertools
@@ -118,6 +119,7 @@ class _Lines:
     def __init__(self, text: str):
         self.text = text
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.rows = text.split("\n")
 
     def offset(self, line: int, col: int) -> int:
         if line < 1 or line > len(self.starts):
@@ -126,8 +128,6 @@ class _Lines:
 
     def span(self, path: str, start: int, end: int) -> ast.Span:
         def pos(o: int) -> tuple[int, int]:
-            import bisect
-
             k = bisect.bisect_right(self.starts, o) - 1
             return k + 1, o - self.starts[k] + 1
 
@@ -338,7 +338,7 @@ class _Analyzer:
         lines = self.lines.get(span.file)
         if lines is None or span.line <= 0:
             return ""
-        text_lines = lines.text.split("\n")
+        text_lines = lines.rows
         above: list[str] = []
         k = span.line - 2
         while 0 <= k < len(text_lines) and text_lines[k].strip().startswith("#"):
