@@ -40,9 +40,14 @@ from rulesdsl import load  # noqa: E402
 from rulesdsl.lsp.analysis import Workspace  # noqa: E402
 
 
-def edited(text: str, i: int) -> str:
-    """The file after the i-th keystroke: a comment at its end, one letter longer each time."""
-    return text + "\n# " + "x" * (i + 1) + "\n"
+def edited(text: str, i: int, where: str = "end") -> str:
+    """The file after the i-th keystroke. `end`: a comment at its end, one letter longer each
+    time. `line`: a comment typed in the middle of the file (in the first `{` block), on a line
+    of its own, so that every declaration below it moves down a line."""
+    if where == "end":
+        return text + "\n# " + "x" * (i + 1) + "\n"
+    at = text.index("{\n") + 2
+    return text[:at] + "    # " + "x" * (i + 1) + "\n" + text[at:]
 
 
 def time_load(path: Path, n: int) -> list[tuple[float, float]]:
@@ -54,7 +59,7 @@ def time_load(path: Path, n: int) -> list[tuple[float, float]]:
     return out
 
 
-def time_analysis(path: Path, n: int, broken: bool = False) -> list[tuple[float, float]]:
+def time_analysis(path: Path, n: int, broken: bool = False, where: str = "end") -> list[tuple[float, float]]:
     """The server's analysis after each edit; `broken`: of a file with a syntax error in its
     first block (the declarations around it parsed one by one, for their symbols)."""
     ws = Workspace()
@@ -65,7 +70,7 @@ def time_analysis(path: Path, n: int, broken: bool = False) -> list[tuple[float,
     out = []
     for i in range(n):
         t, c = time.perf_counter(), time.process_time()
-        a = ws.analyze(str(path), edited(text, i))
+        a = ws.analyze(str(path), edited(text, i, where))
         out.append((time.perf_counter() - t, time.process_time() - c))
         errors = [d for d in a.diagnostics if d.severity == "error"]
         assert len(errors) == broken and a.symbols, a.diagnostics
@@ -138,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|---:|")
     print(row("`load` (check from nothing, no cache)", time_load(path, args.edits)))
     print(row("analysis in the server (imports cached)", time_analysis(path, args.edits)))
+    print(row("the same, typing a new line in the middle", time_analysis(path, args.edits, where="line")))
     print(row("the same, the file with a syntax error", time_analysis(path, args.edits, broken=True)))
     print(row("didChange to publishDiagnostics, over stdio (CPU: the server's)", time_protocol(path, args.edits),
               "mean"))

@@ -369,6 +369,53 @@ def test_the_fuzzing_inputs_through_the_protocol_never_stop_the_server(tmp_path)
     session(scenario)
 
 
+def with_spans(node: object) -> object:
+    """A parse as data, positions included, to compare two parses exactly."""
+    import attrs
+
+    from rulesdsl import ast
+
+    if isinstance(node, (list, tuple)):
+        return tuple(with_spans(x) for x in node)
+    if isinstance(node, ast.Node):
+        return (type(node).__name__, *(with_spans(getattr(node, f.name)) for f in attrs.fields(type(node))))
+    return node
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_parsing_a_file_declaration_by_declaration_is_parsing_it_whole(seed):
+    """The server parses an edited file one declaration at a time (and keeps each): the same
+    declarations at the same places as the parser's, or the same errors, on the games, their
+    mutations, and each mutation edited again (the cache then answers for the untouched parts)."""
+    ws = Workspace()
+    rng = random.Random(seed)
+    texts = [p.read_text(encoding="utf-8") for p in sorted(GAMES.rglob("*.rules"))]
+    texts += [t for _, t in fuzz_texts(80, seed)]
+    texts += [mutate(t, rng) for t in texts[-20:]]
+    for text in texts:
+        assert_parsed_alike(ws, text)
+
+
+def assert_parsed_alike(ws: Workspace, text: str) -> None:
+    from rulesdsl.parser import parse_text
+
+    try:
+        whole = parse_text(text, "x.rules")
+    except RulesError as e:
+        with pytest.raises(RulesError) as got:
+            ws.parse_edited(text, "x.rules")
+        assert got.value.diagnostics == e.diagnostics
+        return
+    assert with_spans(ws.parse_edited(text, "x.rules")) == with_spans(whole)
+
+
+@settings(max_examples=200, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(st.deferred(lambda: grammar_strategy()))
+def test_parsing_declaration_by_declaration_is_parsing_whole_on_files_from_the_grammar(text):
+    assert_parsed_alike(Workspace(), text)
+
+
 def every_request(ws: Workspace, path: str, text: str) -> None:
     """What the handlers do for a text: its diagnostics, and at lines through it, hover,
     definitions, references, completion; formatting. Any exception fails the test."""

@@ -44,6 +44,7 @@ DECL_HEADS: dict[type, tuple[str, str]] = {
 DECL_LINE = re.compile(rf"^(?:{'|'.join(DECL_WORDS)})\b", re.M)
 # How many parsed files the server keeps (each keyed by its path and text).
 PARSE_CACHE = 64
+PART_CACHE = 4096  # declarations of files being edited, each keyed by its text and line
 
 
 @attrs.define(eq=False)
@@ -141,19 +142,51 @@ class Workspace:
     def __init__(self, allow_paths: tuple[str, ...] = ()):
         self.open: dict[str, str] = {}  # real path -> text not yet saved
         self.parsed: dict[tuple[str, str], ast.RulesFile | RulesError] = {}
+        self.parts: dict[tuple[str, int, str], tuple[ast.Decl, ...] | RulesError] = {}
         self.allow_paths = allow_paths
 
     def parse(self, text: str, path: str) -> ast.RulesFile:
+        return self._cached(self.parsed, (path, text), PARSE_CACHE, lambda: parse_text(text, path))
+
+    def parse_edited(self, text: str, path: str) -> ast.RulesFile:
+        """`parse` for a file being edited: each top-level declaration parsed on its own, where it
+        stands, and kept, so that an edit parses again only the declarations it touched. The
+        grammar is a sequence of declarations with nothing between them, so when every one
+        parses alone, together they are the file's parse; when one does not, the whole file is
+        parsed, for the errors `check` gives."""
         key = (path, text)
-        got = self.parsed.get(key)
+        if key in self.parsed:
+            return self.parse(text, path)
+        decls: list[ast.Decl] = []
+        above = at = 0
+        for start, end in _split_decls(text):
+            above += text.count("\n", at, start)
+            at = start
+            try:
+                decls.extend(self.parse_part(text[start:end], above, path))
+            except RulesError:
+                return self.parse(text, path)
+        whole = ast.RulesFile(path, text, tuple(decls), span=ast.Span(path, 1, 1, 1, 1))
+        return self._cached(self.parsed, key, PARSE_CACHE, lambda: whole)
+
+    def parse_part(self, part: str, above: int, path: str) -> tuple[ast.Decl, ...]:
+        """The declarations of `part`, a piece of a file that begins at a line's start after
+        `above` lines."""
+        return self._cached(self.parts, (path, above, part), PART_CACHE,
+                            lambda: parse_text("\n" * above + part, path).decls)
+
+    @staticmethod
+    def _cached(cache: dict, key: tuple, most: int, make):
+        """make() once for a key (its RulesError too), the oldest of `most` keys forgotten."""
+        got = cache.get(key)
         if got is None:
             try:
-                got = parse_text(text, path)
+                got = make()
             except RulesError as e:
                 got = e
-            if len(self.parsed) >= PARSE_CACHE:
-                self.parsed.pop(next(iter(self.parsed)))
-            self.parsed[key] = got
+            if len(cache) >= most:
+                cache.pop(next(iter(cache)))
+            cache[key] = got
         if isinstance(got, RulesError):
             raise RulesError(got.diagnostics, got.sources)
         return got
@@ -218,7 +251,7 @@ class _Analyzer:
                                          f"large ({size} bytes; the limit is {loader.roots.max_bytes})"))
             return Analysis(self.path, self.diags, sources, [], [], [])
         try:
-            own = self.ws.parse(self.text, self.path)
+            own = self.ws.parse_edited(self.text, self.path)
             decls = list(own.decls)
         except RulesError as e:
             self._failed(e)
@@ -279,8 +312,7 @@ class _Analyzer:
 
     def _parse_at(self, start: int, end: int) -> tuple[ast.Decl, ...]:
         """The declarations of text[start:end], parsed where they stand (lines above kept)."""
-        above = self.text.count("\n", 0, start)  # (not kept in the cache: a broken file changes)
-        return parse_text("\n" * above + self.text[start:end], self.path).decls
+        return self.ws.parse_part(self.text[start:end], self.text.count("\n", 0, start), self.path)
 
     def _check(self, loader: _ServerLoader, top: Path) -> None:
         """What `rulesdsl check` says of the file: load, check, compile (all errors and warnings)."""
