@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|---:|")
     print(row("`load` (check from nothing, no cache)", time_load(path, args.edits)))
     print(row("analysis in the server (imports cached)", time_analysis(path, args.edits)))
-    print(row("the same, typing a new line in the middle", time_analysis(path, args.edits, where="line")))
+    print(row("the same, typing in the middle, on a line of its own", time_analysis(path, args.edits, where="line")))
     print(row("the same, the file with a syntax error", time_analysis(path, args.edits, broken=True)))
     print(row("didChange to publishDiagnostics, over stdio (CPU: the server's)", time_protocol(path, args.edits),
               "mean"))
