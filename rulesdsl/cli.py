@@ -997,7 +997,8 @@ def _add_list(sub) -> None:
 
 
 def _add_lsp(sub) -> None:
-    sub.add_parser("lsp", help="run the language server over stdio, for editors (docs/editors.md)")
+    sp = sub.add_parser("lsp", help="run the language server over stdio, for editors (docs/editors.md)")
+    _allow_path_option(sp)
 
 
 def _add_fmt(sub) -> None:
@@ -1013,14 +1014,10 @@ def cmd_fmt(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
 
 
 def cmd_lsp(args, out: TextIO, err: TextIO) -> int:
-    from .lsp import MISSING, available
-
-    if not available():
-        print(f"rulesdsl lsp: error: {MISSING}", file=err)
-        return EXIT_USAGE
+    _require("pygls", "rulesdsl lsp", "pip install 'rulesdsl[lsp]'")
     from .lsp.server import main as serve
 
-    serve()
+    serve(_allowed(args))
     return EXIT_OK
 
 

@@ -457,13 +457,12 @@ def test_every_request_on_files_generated_from_the_grammar_answers(text):
 def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch):
     import io
 
-    import rulesdsl.lsp
     from rulesdsl.cli import main
 
-    monkeypatch.setattr(rulesdsl.lsp, "available", lambda: False)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # (an import of it fails, as when it is not installed)
     err = io.StringIO()
     assert main(["lsp"], stderr=err) == 2
-    assert err.getvalue() == "rulesdsl lsp: error: the language server needs pygls: pip install 'rulesdsl[lsp]'\n"
+    assert err.getvalue() == "rulesdsl lsp: error: rulesdsl lsp needs pygls: pip install 'rulesdsl[lsp]'\n"
 
 
 def test_the_speed_benchmark_runs(capsys):
@@ -535,3 +534,31 @@ def names_in(node) -> list:
         return []
     own = [node] if isinstance(node, ast.Name) else []
     return own + [n for f in attrs.fields(type(node)) if f.name != "span" for n in names_in(getattr(node, f.name))]
+
+
+def test_completion_offers_nothing_in_a_comment_or_a_text_but_names_in_its_values():
+    from rulesdsl.lsp import server
+
+    text = TAMALO.read_text(encoding="utf-8")
+    a = Workspace().analyze(str(TAMALO), text)
+    line, col = position_of(text, "# M2: turn the top card")
+    assert server.completions(a, text, line + 1, col + 8) == []
+    line, col = position_of(text, '"look" else "skip"')
+    assert server.completions(a, text, line + 1, col + 3) == []
+    edited = text.replace('"look" else "skip"', '"look at {sq', 1)
+    names = {i.label for i in server.completions(a, edited, line + 1, col + len('"look at {sq') + 1)}
+    assert "square_size" in names and "move" not in names
+
+
+def test_imports_may_read_the_folders_of_allow_path(tmp_path):
+    """`rulesdsl lsp --allow-path DIR`, as `check --allow-path DIR`."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "deck.rules").write_text("card coin\ncards in deck { 4 coin }\n", encoding="utf-8")
+    game = tmp_path / "game" / "g.rules"
+    game.parent.mkdir()
+    text = (f'game "G"\nplayers 2\nimport "{shared / "deck.rules"}"\nzone deck: stack, hidden\n'
+            "game ends when empty(deck)\nwinners are players\naction pass { end turn }\n")
+    [refused] = Workspace().analyze(str(game), text).diagnostics
+    assert "outside the folders rules may be read from" in refused.message
+    assert Workspace((str(shared),)).analyze(str(game), text).diagnostics == []

@@ -20,6 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__, ast
 from ..checker.types import CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, TYPE_NAMES, describe, elem
 from ..errors import Diagnostic, RulesError
+from ..fmt import TOKEN
 from ..parser import _split_decls, lark_parser
 from .analysis import WORD, Analysis, Symbol, Use, Workspace, builtin_names, literal_text
 
@@ -347,6 +348,12 @@ def completions(a: Analysis, text: str, line: int, col: int) -> list[lsp.Complet
     before = text[: at - len(word.group(0))] if word else text[:at]
     if before.rstrip().endswith(".") and not before.rstrip().endswith(".."):
         return _attributes(a)
+    last = TOKEN.findall(before[before.rfind("\n") + 1 :]) or [""]
+    if last[-1].startswith("#"):
+        return []  # (in a comment)
+    if last[-1].startswith('"') and (len(last[-1]) == 1 or not last[-1].endswith('"')):
+        hole = last[-1].rfind("{") > last[-1].rfind("}")
+        return _names_in_scope(a, line, col) if hole else []  # (in a text: names only in a `{...}`)
     allowed = _allowed_terminals(before)
     items = [lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Keyword) for k in sorted(_keywords(allowed))]
     if allowed is None or "NAME" in allowed:
@@ -411,5 +418,7 @@ def _keywords(allowed: set[str] | None) -> set[str]:
     return out
 
 
-def main() -> None:
+def main(allow_paths: tuple[str, ...] = ()) -> None:
+    """Serve over stdio; `allow_paths`: more folders imports may read (as `check --allow-path`)."""
+    server.ws.allow_paths = tuple(allow_paths)
     server.start_io()
