@@ -201,6 +201,12 @@ def test_an_error_in_an_imported_file_shows_on_the_line_that_imports_it(tmp_path
         assert [d.message.split("\n")[0] for d in shared] == [
             "this file declares no game (no `game`, `players` or actions)"]
         assert await e.published(uri, 1, before) == []
+        # closed unsaved, it is read from the disk again, where it is still broken
+        before = e.count[uri]
+        e.client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+            lsp.TextDocumentIdentifier(from_fs_path(str(tmp_path / "shared.rules")))))
+        [again] = await e.published(uri, 1, before)
+        assert "unexpected end of file" in again.message
 
     session(scenario)
 

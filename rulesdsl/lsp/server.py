@@ -58,9 +58,12 @@ class RulesServer(LanguageServer):
     def refresh(self, uri: str) -> None:
         """Analyse a document again and publish its diagnostics; then the open documents that read it."""
         self._analyse(uri)
-        changed = _real(self.path_of(uri))
+        self.readers_again(_real(self.path_of(uri)), uri)
+
+    def readers_again(self, path: str, but: str | None = None) -> None:
+        """Analyse again the open documents that read `path` (but the one named)."""
         for other, a in list(self.analyses.items()):
-            if other != uri and changed in a.reads:
+            if other != but and path in a.reads:
                 self._analyse(other)
 
     def _analyse(self, uri: str) -> None:
@@ -112,9 +115,11 @@ def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams) -> None
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.ws.open.pop(_real(ls.path_of(uri)), None)
+    closed = _real(ls.path_of(uri))
+    ls.ws.open.pop(closed, None)
     ls.analyses.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    ls.readers_again(closed)  # (they read the file on disk now, not its unsaved text)
 
 
 def _real(path: str) -> str:
