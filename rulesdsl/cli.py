@@ -996,12 +996,37 @@ def _add_list(sub) -> None:
     sub.add_parser("list", help="list the bundled games, variants and preludes")
 
 
+def _add_lsp(sub) -> None:
+    sp = sub.add_parser("lsp", help="run the language server over stdio, for editors (docs/editors.md)")
+    _allow_path_option(sp)
+
+
+def _add_fmt(sub) -> None:
+    f = sub.add_parser("fmt", help="lay rules files out in the house style (comments kept); docs/cli.md")
+    f.add_argument("paths", nargs="+", metavar="FILE", help="a rules file to rewrite, or - (stdin to stdout)")
+    f.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+
+
+def cmd_fmt(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .fmt import format_files
+
+    return format_files(args.paths, args.check, inp, out, err)
+
+
+def cmd_lsp(args, out: TextIO, err: TextIO) -> int:
+    _require("pygls", "rulesdsl lsp", "pip install 'rulesdsl[lsp]'")
+    from .lsp.server import main as serve
+
+    serve(_allowed(args))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
-                _add_list, _add_new):
+                _add_list, _add_new, _add_fmt, _add_lsp):
         add(sub)
     return p
 
@@ -1031,6 +1056,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_new(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
+        if args.command == "lsp":
+            return cmd_lsp(args, out, err)
+        if args.command == "fmt":
+            return cmd_fmt(args, out, err, inp)
         if args.command == "play":
             return cmd_play(args, out, err, inp)
         if args.command == "simulate":

@@ -138,8 +138,13 @@ class _Loader:
             verb = "extends" if isinstance(via, ast.Extends) else "imports"
             raise RulesError([Diagnostic(via.span if via else None,
                                          f"'{path}' {verb} itself (through {len(chain)} files)")])
-        f = parse_text(text, str(path))
+        f = self.parse(text, str(path))
         return self.declarations(f, key, chain)
+
+    def parse(self, text: str, path: str) -> ast.RulesFile:
+        """One file's text parsed (a hook: the language server keeps the files it parsed, and
+        parses a file that did not change only once)."""
+        return parse_text(text, path)
 
     def locate(self, written: str, folder: Path) -> Path:
         """An import's file: beside the importing file, else in the library (the first that has it)."""
