@@ -15,9 +15,9 @@ from __future__ import annotations
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import conj, distinct_attr, reads, reads_any_local, sides, terms
+from .domains import distinct_attr, reads, reads_any_local, sides, terms
 from .source import ST, NoSource
-from .tree import _children
+from .tree import _children, split
 
 
 def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
@@ -71,14 +71,14 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
         w = count.args[0]
         if reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
             continue
-        ts = conj(w.cond)
+        ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
         found = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
         eqs = [t for t, (x, v) in found if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
-        mine = conj(inner.cond)
+        mine = split(inner.cond)
         in_slot = c.p.slots[id(inner)]
         try:  # (the item as one name: two terms alike read alike)
             if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
@@ -154,7 +154,7 @@ class CountWriter:
         dynamic: list[str] = []
         if where is not None:
             slot = self.c.p.slots[id(where)]
-            for t in terms(self.c.source, conj(where.cond), {slot: var}, var):
+            for t in terms(self.c.source, split(where.cond), {slot: var}, var):
                 if not dynamic and t.values is not None and not reads_any_local(self.c, t.node, slot):
                     static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
@@ -261,7 +261,7 @@ class CountWriter:
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"
-        tests = [t.values for t in terms(sc, conj(inner.cond), {slot: var}, var)]
+        tests = [t.values for t in terms(sc, split(inner.cond), {slot: var}, var)]
         if None in tests:
             return None
         values = self.g.attrs[attr]

@@ -16,7 +16,7 @@ from ..checker import CARD, ZONE
 from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
 from .source import ST, NoSource, Src
-from .tree import _descendants_nodes
+from .tree import _descendants_nodes, split
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
 _NOT = object()  # no literal
@@ -32,13 +32,6 @@ class Term(NamedTuple):
     slots: frozenset[int]  # those holding the item
 
 
-def conj(node: ast.Expr, hoisted=(), op: str = "and") -> list[ast.Expr]:
-    """The terms of `a and b and ...` (or `op`; a part worked out before the loop is one term)."""
-    if isinstance(node, ast.Binary) and node.op == op and id(node) not in hoisted:
-        return conj(node.left, hoisted, op) + conj(node.right, hoisted, op)
-    return [node]
-
-
 def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=None, op: str = "and") -> list[Term]:
     """The terms `nodes` of a loop's test, `var` its item; with `inlined` (see DomainWriter.inlined),
     a define written in place stands for its body's terms (of `op`)."""
@@ -46,7 +39,7 @@ def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=No
     for t in nodes:
         body = inlined(t, items) if inlined is not None else None
         if body is not None:
-            out += terms(sc, conj(body[0], sc.hoisted, op), body[1], var, inlined, op)
+            out += terms(sc, split(body[0], op, sc.hoisted), body[1], var, inlined, op)
             continue
         src = sc.src(t, items)
         out.append(Term(t, src, card_values(sc, src, var), items, frozenset(k for k, x in items.items() if x == var)))
@@ -368,8 +361,8 @@ class DomainWriter:
             lines.append(f"{seq.at()}{var} = {seq.var}")
             binds = binds | {var}
         if seq.nonnone and self.c.type(e.seq) in (ZONE, "list[card]"):  # var holds a card
-            cond = self.card_test(terms(sc, conj(e.cond, sc.hoisted), inner, var, self.inlined), var, ready, pre) \
-                or cond
+            ts = terms(sc, split(e.cond, "and", sc.hoisted), inner, var, self.inlined)
+            cond = self.card_test(ts, var, ready, pre) or cond
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
@@ -392,7 +385,7 @@ class DomainWriter:
         for name in joins:
             var, their_seq, test, key = sc.join_parts[name]
             if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]" \
-                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in conj(w.cond)):
+                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in split(w.cond)):
                 continue  # (C written with the same item name as theirs)
             values = self.g.attrs[attr]
             if None not in values:
@@ -452,7 +445,7 @@ class DomainWriter:
         if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in self.sc.hoisted:
             return None
         alone, eqs = [], []
-        for part in terms(self.sc, conj(t.node, self.sc.hoisted, "or"), t.items, var, self.inlined, "or"):
+        for part in terms(self.sc, split(t.node, "or", self.sc.hoisted), t.items, var, self.inlined, "or"):
             side = None if part.values is not None else self.eq_ready(part, ready)
             if part.values is None and side is None:
                 return None
@@ -537,7 +530,7 @@ class DomainWriter:
         key_var, seq, test, key_src = sc.join_parts[name]
         w = count.args[0]
         slot = self.c.p.slots[id(w)]
-        eq = next(t for t in conj(w.cond) if isinstance(t, ast.Binary) and v in (t.left, t.right))
+        eq = next(t for t in split(w.cond) if isinstance(t, ast.Binary) and v in (t.left, t.right))
         key = eq.left if eq.right is v else eq.right
         k = self.fresh("k")
         add = [f"{name}[{k}] = {k} in {name}"] if pairs else \
@@ -559,7 +552,7 @@ class DomainWriter:
 
         def body(i: str) -> list[str]:
             at = {**items, slot: i}
-            ts = terms(sc, [t for t in conj(w.cond) if t is not eq], at, i)
+            ts = terms(sc, [t for t in split(w.cond) if t is not eq], at, i)
             tested = (self.card_test(ts, i, set(), more) if cards else None) \
                 or " and ".join(f"({t.src})" for t in ts)
             ind = "    " if ts else ""

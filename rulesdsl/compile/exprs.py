@@ -30,11 +30,11 @@ from ..engine.machine import LOCATED
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME
-from .loop_analysis import LoopAnalysis, split
+from .loop_analysis import LoopAnalysis
 from .loops import LoopWriter
 from .runtime import _leaf_error
 from .source import ENV, ST, Lookup, Src, env_list, named, naming, paren, pure
-from .tree import MAX_RANGE, _descendants_nodes
+from .tree import MAX_RANGE, _descendants_nodes, split
 
 __all__ = ["SourceCompiler"]
 

@@ -9,9 +9,8 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.constants import GRID
-from .loop_analysis import split
 from .source import Lookup, Src, naming, pure
-from .tree import _children, _descendants_nodes
+from .tree import _children, _descendants_nodes, split
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
@@ -208,7 +207,7 @@ class LoopWriter:
 
     def join_of(self, w: ast.Where, bound: set[int], items: dict[int, str]):
         slot = self.c.p.slots[id(w)]
-        terms = split(w.cond, "and")
+        terms = split(w.cond)
         others, used = bound - {slot}, self.used
         for i, t in enumerate(terms):
             if not (isinstance(t, ast.Binary) and t.op == "=="):

@@ -34,6 +34,14 @@ def _statements(body: tuple[ast.Stmt, ...]):
             yield from _statements(s.body)
 
 
+def split(node: ast.Expr, op: str = "and", whole=()) -> list[ast.Expr]:
+    """The terms of `a op b op c` (a node whose id is in `whole`, say a part worked out before a
+    loop, is one term)."""
+    if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
+        return split(node.left, op, whole) + split(node.right, op, whole)
+    return [node]
+
+
 def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
     """No `choose` in the body, and every procedure it calls is one of `leaves`."""
     return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
