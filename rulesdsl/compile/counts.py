@@ -165,7 +165,7 @@ class CountWriter:
                 dynamic.append(t.src)
         return static, eq, dynamic
 
-    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool = True) -> tuple[list[str], bool]:
+    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool) -> tuple[list[str], bool]:
         """Lines setting `group` to the face among `faces` whose `attr` is `v` (or None) if each value
         has one face and `one` allows it (True then), else to the tuple of those faces."""
         sc = self.c.source
@@ -210,18 +210,6 @@ class CountWriter:
             count += [f"{into} = 0", f"for _qf in {source}:", "    if _qh[_qf]:",
                       f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
         return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
-
-    def face_test(self, where: ast.Where, var: str) -> tuple[list[str], str] | None:
-        """Where's test of card `var` by its face alone (one look-up a card), for tests of the card's
-        kind and attributes and one `it.attr == v`, v a read that cannot fail (read once, first):
-        the lines finding the faces whose attr is v, and the test. None for anything else."""
-        static, eq, dynamic = self.terms(where, var)
-        if eq is None or dynamic or not isinstance(eq[1], ast.Name) \
-                or (self.c.p.refs.get(id(eq[1])) or ("",))[0] not in ("local", "const", "var", "counter"):
-            return None
-        group, face = self.fresh("f"), self.c.source.const(self.g.card_face)
-        look, one = self.face_of(eq[0], self.faces(static), self.c.source.src(eq[1], {}), group)
-        return look, f"{face}[{var}] == {group}" if one else f"{face}[{var}] in {group}"
 
     def passes(self, held: str, op: str, k: int) -> str:
         """1 if the number `held` passes `op k`, else 0, from a table: ints add up quicker than bools

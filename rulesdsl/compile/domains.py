@@ -487,7 +487,7 @@ class DomainWriter:
         if id(x) in self.sc.hoisted or (isinstance(x, ast.Binary) and isinstance(x.right, ast.NoneLit)):
             return None
         for t, _, v in sides(x, ("==",)):
-            if self.ready(v, ready) and any(reads(self.c, t, slot) for slot in term.slots):
+            if self.ready(v, ready, term.items) and any(reads(self.c, t, slot) for slot in term.slots):
                 keys = card_values(self.sc, self.sc.src(t, term.items), term.items[next(iter(term.slots))])
                 if keys is not None:
                     return keys, self.sc.src(v, term.items)
@@ -504,16 +504,16 @@ class DomainWriter:
             return None
         return info.expr, dict(enumerate(args))
 
-    def ready(self, v: ast.Expr, ready: set[str]) -> bool:
-        """Is `v` worked out before the loop, or a variable of the game (never changed while
-        options are listed, and its read cannot fail)?"""
+    def ready(self, v: ast.Expr, ready: set[str], items: dict[int, str]) -> bool:
+        """Is `v` worked out before the loop, or a variable of the game or a local that is no
+        loop's item (never changed while the loop runs, and its read cannot fail)?"""
         name = self.sc.hoisted.get(id(v))
         if name is not None:
             return name in ready
         ref = self.c.p.refs.get(id(v)) if isinstance(v, ast.Name) else None
         if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params:
-            return self.ready(self.c.p.defines[ref[1]].expr, ready)  # (written in place)
-        return ref is not None and ref[0] == "var"
+            return self.ready(self.c.p.defines[ref[1]].expr, ready, {})  # (written in place)
+        return ref is not None and (ref[0] == "var" or (ref[0] == "local" and ref[1] not in items))
 
     # -- values worked out before a loop
     def value(self, name: str, src: str, join, pairs: bool, items) -> tuple[list[str], Scan | None]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.constants import GRID
-from .source import Lookup, Src, naming, pure
+from .source import Lookup, NoSource, Src, naming, pure
 from .tree import _children, _descendants_nodes, split
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -77,20 +77,16 @@ class LoopWriter:
         return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
-        """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
-        stops at the match. None for anything else, and for the players (written seat by seat)."""
-        if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
-                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
-                and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
-                and not isinstance(e.args[0].seq, ast.PlayersExpr)):
+        """`target = first(Z where C)` (or top, last, bottom), Z a zone, as statements: the loop
+        that stops at the match, as a value worked out before an option loop is found
+        (domains.scalar). None for anything else."""
+        if not isinstance(e, ast.Call) or e.func not in ("top", "last", "first", "bottom") \
+                or id(e) in self.hoisted or id(e) in self.joins or any(id(a) in self.hoisted for a in e.args):
             return None
-        var, seq, cond, hoisted = self.loop(e.args[0], {})
-        if e.func in ("top", "last"):
-            seq = f"reversed({seq})"
-        faced = None if hoisted else self.counts.face_test(e.args[0], var)
-        ahead, cond = faced if faced is not None else ([f"{n} = ({v})" for n, v in hoisted], cond)
-        return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
-                "        break"]
+        try:
+            return self.c.domains.scalar(target, e, {})
+        except NoSource:
+            return None
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
         """`S where C` over a pile or a hand as lines (the values worked out first; a test in C that

@@ -11,7 +11,7 @@ is written. The writers never work these out again for themselves: they read the
   once, before its loop (and per define of one parameter, those of its body, for a call of it
   on a loop's item).
 
-Where a card can be found by its face alone (counts.face_test) is decided where its loop is
+Where a card can be found by one look-up (domains.card_test) is decided where its loop is
 written: whether a term reads the card alone depends on what the loops around it work out first.
 
 Without shortcuts (the plain reference the tests compare with) the plan holds no leaf, no count
