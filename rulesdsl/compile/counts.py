@@ -12,6 +12,8 @@ held whose cards' number compares.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
@@ -20,14 +22,27 @@ from .source import ST, NoSource
 from .tree import _children, split
 
 
+class ValueCount(NamedTuple):
+    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`: the values held whose
+    cards' number compares. Counted from the hands' counts by face in a straight run; elsewhere its
+    loop goes over the keys of the count's joined table (domains.where_loop)."""
+
+    attr: str  # x
+    inner: ast.Where  # Z where C
+    count: ast.Call
+    op: str
+    k: ast.Expr
+
+
 def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
     """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone, the
     values' count test (OP, K)) if domain `e` is counted, else None."""
-    found = distinct_attr(c, e.seq) if isinstance(e, ast.Where) else None
-    spec = _countable_zone(c, found[1].seq) if found is not None else None
-    test = _count_test(c, e, found[1], found[0]) if spec is not None else None
-    if test is not None:
-        return "values", spec, found[1], found[1].seq, test
+    vc = c.plan.value_counts.get(id(e))  # (lower.py)
+    spec = _countable_zone(c, vc.inner.seq) if vc is not None else None
+    if spec is not None:  # (C of the item's face)
+        slot = c.p.slots[id(vc.inner)]
+        if all(_face_only(c, t, slot) and not reads_any_local(c, t, slot) for t in split(vc.inner.cond)):
+            return "values", spec, vc.inner, vc.inner.seq, (vc.op, vc.k)
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
     if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
@@ -60,9 +75,13 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
     return ok(e)
 
 
-def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
-    """(OP, K) if `e` is `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (either
-    way round), C of the item's face."""
+def value_count(c, e: ast.Where) -> ValueCount | None:
+    """`e` as a ValueCount (the count either way round, C's terms in any order), Z a zone read
+    without locals; else None."""
+    found = distinct_attr(c, e.seq)
+    if found is None or c.source.zone_spec(found[1].seq) is None:
+        return None
+    attr, inner = found
     v_slot = c.p.slots[id(e)]
     for count, op, k in sides(e.cond):
         if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
@@ -86,9 +105,7 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
                 continue
         except NoSource:
             continue
-        if not all(_face_only(c, t, in_slot) and not reads_any_local(c, t, in_slot) for t in mine):
-            continue
-        return op, k
+        return ValueCount(attr, inner, count, op, k)
     return None
 
 

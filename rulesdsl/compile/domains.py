@@ -326,33 +326,27 @@ class DomainWriter:
         var = inner[slot]
         nodes = {id(n): n for n in _descendants_nodes(e.cond)}
         joins = {name: (nodes[i], value) for i, (name, value) in sc.joins.items() if i in nodes}
-        counted = self.counted(e.seq, joins, items)
-        own = None  # the joined count of the item itself (`count(S where it.x == v)`, v the item)
-        if counted is not None:
-            count, value = joins[counted[0]]
-            if isinstance(value, ast.Name) and self.c.p.refs.get(id(value)) == ("local", slot):
-                own = count
-        pairs = own is not None and self.at_least_two(e.cond, own)
-        cond = None if own is not None else sc.src(e.cond, inner)
+        vc = self.c.plan.value_counts.get(id(e))  # (lower.py)
+        table = sc.joins.get(id(vc.count), ("",))[0] if vc is not None else ""  # its count joined, if it is
+        # Pairs, as card games ask (count >= 2): the table marks a key seen again (`t[k] = k in t`).
+        pairs = bool(table) and vc.op in (">=", ">") and sc.known_int(vc.k) == (2 if vc.op == ">=" else 1)
+        cond = None if table else sc.src(e.cond, inner)
         pre: list[str] = []
         scans = []
         ready = set()  # hoisted values worked out before the loop (not tables filled in a scan)
         for name, src in hoisted:
-            lines, scan = self.value(name, src, joins.get(name), pairs and name == counted[0], items)
+            lines, scan = self.value(name, src, joins.get(name), pairs and name == table, items)
             pre += lines
             if scan is not None:
                 scans.append(scan)
             else:
                 ready.add(name)
-        if counted is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
-            table, nonnone = counted
-            head = f"for {var} in {table}:"
-            if own is not None:  # each key's count comes with it, a local (read twice, never fails)
-                n = self.fresh("n")
-                head = f"for {var}, {n} in {table}.items():"
-                with sc.scope({**sc.hoisted, id(own): Src(n, reads=True)}, sc.joins):
-                    cond = n if pairs else sc.src(e.cond, inner)
-            return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
+        if table:  # the counts' keys, each key's count with it, a local (read twice, never fails)
+            n = self.fresh("n")
+            with sc.scope({**sc.hoisted, id(vc.count): Src(n, reads=True)}, sc.joins):
+                cond = n if pairs else sc.src(e.cond, inner)
+            return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond}:"], 2, var, True,
+                        self.keys_nonnone(vc.attr, table), None, scans=scans)
         seq = self.each(e.seq, items, var)
         pre += seq.pre
         lines = list(seq.lines)
@@ -367,33 +361,13 @@ class DomainWriter:
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
 
-    def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
-        """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
-        then marks a key seen again (`t[k] = k in t`), one step a card instead of two."""
-        return any(a is count and op in (">=", ">") and self.sc.known_int(b) == (2 if op == ">=" else 1)
-                   for a, op, b in sides(cond))
-
-    def counted(self, e: ast.Expr, joins: dict, items: dict[int, str]) -> tuple[str, bool] | None:
-        """A joined count's table whose keys are the values of `e` in order (`distinct((S where C).x)`,
-        the table counting `it.x` over the same), and whether no key can be none."""
-        found = distinct_attr(self.c, e)
-        if found is None or self.c.type(found[1]) != "list[card]" or self.sc.zone_spec(found[1].seq) is None:
-            return None
-        attr, w = found
-        sc = self.sc
-        seq, slot = sc.loop_seq(w, items), self.c.p.slots[id(w)]
-        for name in joins:
-            var, their_seq, test, key = sc.join_parts[name]
-            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]" \
-                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in split(w.cond)):
-                continue  # (C written with the same item name as theirs)
-            values = self.g.attrs[attr]
-            if None not in values:
-                return name, True
-            # none among the values, but maybe not among those of the cards that pass C
-            passing = self.truths(test, var)
-            return name, passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
-        return None
+    def keys_nonnone(self, attr: str, table: str) -> bool:
+        """Can no key of a joined count's table of `attr` be none? (None may be among the values,
+        but not among those of the cards that pass its test.)"""
+        values = self.g.attrs[attr]
+        var, _, test, _ = self.sc.join_parts[table]
+        passing = self.truths(test, var) if None in values else [True] * len(values)
+        return passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
 
     # -- tests of a card
     def card_test(self, ts: list[Term], var: str, ready: set[str], pre: list[str]) -> str | None:
@@ -579,16 +553,16 @@ class DomainWriter:
             lp = self.each_where(e.args[0], items)
             if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
-            v, end = lp.var, "-1" if e.func in ("top", "last") else "0"
-            over = (lambda z: f"reversed({z})") if end == "-1" else (lambda z: z)
+            v, top = lp.var, e.func in ("top", "last")
             found = [f"{lp.at()}{name} = {v}", f"{lp.at()}break"]
-            if len(lp.lines) == 2 and lp.head == v:
-                # The end of the zone first: often the one (no loop to start then).
+            if top and len(lp.lines) == 2 and lp.head == v:
+                # The top first: often the one (a card just put there), and no loop to start then.
                 z = self.fresh("z")
-                return [f"{name} = None", *lp.pre, f"{z} = {lp.src}", f"if {z}:", f"    {v} = {z}[{end}]",
+                return [f"{name} = None", *lp.pre, f"{z} = {lp.src}", f"if {z}:", f"    {v} = {z}[-1]",
                         f"    {lp.lines[1][4:]}", f"        {name} = {v}", "    else:",
-                        f"        for {v} in {over(z)}:", *("        " + line for line in [lp.lines[1], *found])]
-            return [f"{name} = None", *lp.pre, f"for {lp.head} in {over(lp.src)}:", *lp.lines[1:], *found]
+                        f"        for {v} in reversed({z}):", *("        " + line for line in [lp.lines[1], *found])]
+            src = f"reversed({lp.src})" if top else lp.src
+            return [f"{name} = None", *lp.pre, f"for {lp.head} in {src}:", *lp.lines[1:], *found]
         raise NoSource("not a scan")
 
     # -- zones
