@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import distinct_attr, reads, reads_any_local, sides, terms
+from .domains import reads, reads_any_local, sides, terms
 from .source import ST, NoSource
 from .tree import _children, split
 
@@ -78,10 +78,11 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
 def value_count(c, e: ast.Where) -> ValueCount | None:
     """`e` as a ValueCount (the count either way round, C's terms in any order), Z a zone read
     without locals; else None."""
-    found = distinct_attr(c, e.seq)
-    if found is None or c.source.zone_spec(found[1].seq) is None:
+    x = e.seq.args[0] if isinstance(e.seq, ast.Call) and e.seq.func == "distinct" and len(e.seq.args) == 1 else None
+    if not (isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs
+            and c.p.refs.get(id(e.seq)) is None and c.source.zone_spec(x.obj.seq) is not None):
         return None
-    attr, inner = found
+    attr, inner = x.name, x.obj
     v_slot = c.p.slots[id(e)]
     for count, op, k in sides(e.cond):
         if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1

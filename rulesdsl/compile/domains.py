@@ -79,14 +79,6 @@ def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
     return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
 
 
-def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
-    """(x, S where C) if `e` is `distinct((S where C).x)`, x an attribute."""
-    x = e.args[0] if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 else None
-    if c.p.refs.get(id(e)) is None and isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs:
-        return x.name, x.obj
-    return None
-
-
 # -- plans: a domain's lines, loops over one zone shared between actions
 class Scan(NamedTuple):
     """`for var in src:` over a zone that cannot fail; `write(name)` is its body for the item
@@ -324,8 +316,6 @@ class DomainWriter:
         sc = self.sc
         slot = self.c.p.slots[id(e)]
         var = inner[slot]
-        nodes = {id(n): n for n in _descendants_nodes(e.cond)}
-        joins = {name: (nodes[i], value) for i, (name, value) in sc.joins.items() if i in nodes}
         vc = self.c.plan.value_counts.get(id(e))  # (lower.py)
         table = sc.joins.get(id(vc.count), ("",))[0] if vc is not None else ""  # its count joined, if it is
         # Pairs, as card games ask (count >= 2): the table marks a key seen again (`t[k] = k in t`).
@@ -335,7 +325,7 @@ class DomainWriter:
         scans = []
         ready = set()  # hoisted values worked out before the loop (not tables filled in a scan)
         for name, src in hoisted:
-            lines, scan = self.value(name, src, joins.get(name), pairs and name == table, items)
+            lines, scan = self.value(name, src, pairs and name == table, items)
             pre += lines
             if scan is not None:
                 scans.append(scan)
@@ -365,8 +355,8 @@ class DomainWriter:
         """Can no key of a joined count's table of `attr` be none? (None may be among the values,
         but not among those of the cards that pass its test.)"""
         values = self.g.attrs[attr]
-        var, _, test, _ = self.sc.join_parts[table]
-        passing = self.truths(test, var) if None in values else [True] * len(values)
+        join = self.sc.join_parts[table]
+        passing = self.truths(join.test, join.var) if None in values else [True] * len(values)
         return passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
 
     # -- tests of a card
@@ -490,51 +480,47 @@ class DomainWriter:
         return ref is not None and (ref[0] == "var" or (ref[0] == "local" and ref[1] not in items))
 
     # -- values worked out before a loop
-    def value(self, name: str, src: str, join, pairs: bool, items) -> tuple[list[str], Scan | None]:
-        """Lines setting `name` to a hoisted value; for a joined count's table (`join`: its count and v),
-        the scan filling it (`pairs`: marking keys seen again)."""
-        if join is None:
+    def value(self, name: str, src: str, pairs: bool, items) -> tuple[list[str], Scan | None]:
+        """Lines setting `name` to a hoisted value; for a joined count's table, the scan filling it
+        (`pairs`: marking keys seen again)."""
+        j = self.sc.join_parts.get(name)
+        if j is None:
             node = self.sc.hoist_nodes.get(name)
             with suppress(NoSource):  # (not a scan: as the expression writer writes it)
                 if node is not None:
                     return self.scalar(name, node, {}), None
             return [f"{name} = {src}"], None
         sc = self.sc
-        count, v = join
-        key_var, seq, test, key_src = sc.join_parts[name]
-        w = count.args[0]
-        slot = self.c.p.slots[id(w)]
-        eq = next(t for t in split(w.cond) if isinstance(t, ast.Binary) and v in (t.left, t.right))
-        key = eq.left if eq.right is v else eq.right
+        slot = self.c.p.slots[id(j.where)]
         k = self.fresh("k")
         add = [f"{name}[{k}] = {k} in {name}"] if pairs else \
             [f"if {k} in {name}: {name}[{k}] += 1", f"else: {name}[{k}] = 1"]
-        spec = sc.zone_spec(w.seq)
+        spec = sc.zone_spec(j.where.seq)
         cards = spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != GRID
         if cards:
-            keys = card_values(sc, key_src, key_var)
-            passing = self.truths(test, key_var) if test else [True] * self.g.ncards
+            keys = card_values(sc, j.key_src, j.var)
+            passing = self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
             if keys is not None and passing is not None:
                 # One look-up per card: its key, or a mark that it does not count.
                 mark = sc.shared(("mark",), object)
                 table = tuple(x if ok else mark for x, ok in zip(keys, passing, strict=True))
                 t, m = sc.const(sc.shared(("keys", table), lambda: table)), sc.const(mark)
-                return [f"{name} = {{}}"], Scan(seq, key_var, lambda i: [
+                return [f"{name} = {{}}"], Scan(j.seq, j.var, lambda i: [
                     f"{k} = {t}[{i}]", f"if {k} is not {m}:", *("    " + line for line in add)])
 
         more: list[str] = []
 
         def body(i: str) -> list[str]:
             at = {**items, slot: i}
-            ts = terms(sc, [t for t in split(w.cond) if t is not eq], at, i)
+            ts = terms(sc, j.rest, at, i)
             tested = (self.card_test(ts, i, set(), more) if cards else None) \
                 or " and ".join(f"({t.src})" for t in ts)
             ind = "    " if ts else ""
-            return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(key, at)}", *(ind + a for a in add)]
+            return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(j.key, at)}", *(ind + a for a in add)]
 
         write = cache(body)
-        write(key_var)  # (now: the sets its test reads are found in `more`, for any item's name)
-        return [f"{name} = {{}}", *more], Scan(seq, key_var, write)
+        write(j.var)  # (now: the sets its test reads are found in `more`, for any item's name)
+        return [f"{name} = {{}}", *more], Scan(j.seq, j.var, write)
 
     def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
         """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""

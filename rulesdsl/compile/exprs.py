@@ -31,7 +31,7 @@ from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME
 from .loop_analysis import LoopAnalysis
-from .loops import LoopWriter
+from .loops import Join, LoopWriter
 from .runtime import _leaf_error
 from .source import ENV, ST, Lookup, Src, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE, _descendants_nodes, split
@@ -67,7 +67,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.hoisted: dict[int, Src] = {}
         self.joins: dict[int, tuple[str, ast.Expr]] = {}
         self.known: set[str] = set()
-        self.join_parts: dict[str, tuple[str, str, str, str]] = {}  # per joined table: its loop's var, seq, test, key
+        self.join_parts: dict[str, Join] = {}  # per joined table: what it counts
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self._counts = self._rounds = None

@@ -5,12 +5,27 @@ for the block writers (found_lines, picked_lines)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.constants import GRID
 from .source import Lookup, NoSource, Src, naming, pure
 from .tree import _children, _descendants_nodes, split
+
+
+class Join(NamedTuple):
+    """A count joined into one table before its loop (see join_candidates): the table counts the
+    values of `key` (written `key_src`) of `seq`'s items `var` that pass `test`, `rest`'s terms."""
+
+    where: ast.Where  # the count's
+    var: str
+    seq: str
+    test: str
+    key_src: str
+    key: ast.Expr
+    rest: list[ast.Expr]
+
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
@@ -221,5 +236,5 @@ class LoopWriter:
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
                 tail = f" if {test}])" if test else "])"
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
-                return hist, value, (var, seq, test, key_src)
+                return hist, value, Join(w, var, seq, test, key_src, key, rest)
         return None
