@@ -15,11 +15,10 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
-from .source import ST, NoSource, Src
+from .source import ST, UNKNOWN, NoSource, Src
 from .tree import _descendants_nodes, split
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
-_NOT = object()  # no literal
 _SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
 
 
@@ -176,8 +175,8 @@ class DomainWriter:
         if not self.c.shortcuts:
             raise NoSource("the plain way: options listed by the domain's value")
         if isinstance(e, ast.ListLit) and distinct is distinct_plain:
-            values = [self.literal(x) for x in e.items]
-            if _NOT not in values:  # a list of constants (`[true, false]`): its options are known now
+            values = [self.sc.fixed_value(x) for x in e.items]
+            if UNKNOWN not in values:  # a list of constants (`[true, false]`): its options are known now
                 make = self.sc.function(item.format(v="_v"), "_v")
                 options = tuple(make(x) for x in dict.fromkeys(values) if x is not None)
                 return Plan(post=[f"{TARGET} += {self.sc.const(options)}"])
@@ -230,23 +229,6 @@ class DomainWriter:
             f"        {first}[{face}] = {v}",
             f"        {TARGET}[{TARGET}.index({item.format(v=kept)})] = {item.format(v=v)}",
         ]
-
-    def literal(self, x: ast.Expr, signed: bool = True):
-        """The value `x` is written as, if that is a Python literal (else _NOT)."""
-        ref = self.c.p.refs.get(id(x)) if isinstance(x, ast.Name) else None
-        if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params:
-            return self.literal(self.c.p.defines[ref[1]].expr, signed)  # (written in place)
-        if isinstance(x, ast.Unary) and x.op == "-" and signed:
-            v = self.literal(x.operand, False)
-            return -v if type(v) is int else _NOT
-        if isinstance(x, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
-            value = getattr(x, "value", None)
-        elif ref is not None and ref[0] == "const" and (ref[1] is None or type(ref[1]) in (int, str, bool)):
-            value = ref[1]
-        else:
-            value = self.sc.known_int(x)
-            value = _NOT if value is None else value
-        return value if signed or (type(value) is int and value >= 0) else _NOT
 
     # -- going over a list
     def each(self, e: ast.Expr, items: dict[int, str], var: str | None) -> Loop:
