@@ -16,7 +16,7 @@ from ..checker import CARD, ZONE
 from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
 from .source import ST, UNKNOWN, NoSource, Src
-from .tree import _descendants_nodes, split
+from .tree import _descendants_nodes, locals_read, split
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
 _SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
@@ -58,17 +58,14 @@ def _keys(values: list | None) -> list | None:
     return values
 
 
-def _refs(c, e: ast.Expr) -> list:
-    return [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
-
-
 def reads(c, e: ast.Expr, slot: int) -> bool:
-    return ("local", slot) in _refs(c, e)
+    return slot in locals_read(c.p.refs, e)
 
 
 def reads_any_local(c, e: ast.Expr, but: int) -> bool:
     """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in _refs(c, e))
+    refs = [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
+    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in refs)
 
 
 def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:

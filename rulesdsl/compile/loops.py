@@ -5,13 +5,14 @@ for the block writers (found_lines, picked_lines)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.constants import GRID
 from .source import Lookup, NoSource, Src, naming, pure
-from .tree import _children, _descendants_nodes, split
+from .tree import _children, _descendants_nodes, locals_read, split
 
 
 class Join(NamedTuple):
@@ -210,16 +211,10 @@ class LoopWriter:
         visit(e.cond)
         return found
 
-    def used(self, node: ast.Expr) -> set[int]:
-        """The locals an expression reads."""
-        refs = self.c.p.refs
-        return {refs[id(n)][1] for n in _descendants_nodes(node)
-                if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
-
     def join_of(self, w: ast.Where, bound: set[int], items: dict[int, str]):
         slot = self.c.p.slots[id(w)]
         terms = split(w.cond)
-        others, used = bound - {slot}, self.used
+        others, used = bound - {slot}, partial(locals_read, self.c.p.refs)
         for i, t in enumerate(terms):
             if not (isinstance(t, ast.Binary) and t.op == "=="):
                 continue

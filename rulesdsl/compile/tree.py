@@ -42,6 +42,12 @@ def split(node: ast.Expr, op: str = "and", whole=()) -> list[ast.Expr]:
     return [node]
 
 
+def locals_read(refs: dict, e: ast.Expr) -> set[int]:
+    """The slots of the locals an expression reads."""
+    return {refs[id(n)][1] for n in _descendants_nodes(e)
+            if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
+
+
 def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
     """No `choose` in the body, and every procedure it calls is one of `leaves`."""
     return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
