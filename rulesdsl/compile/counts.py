@@ -208,7 +208,7 @@ class CountWriter:
             attr, value = eq
             group, v = self.fresh("f"), self.fresh("v")
             try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
-                count += self.c.domains.scalar(v, value, {})
+                count += self.c.domains.scalar(v, value)
             except NoSource:
                 count.append(f"{v} = {sc.src(value, {})}")
             look, one = self.face_of(attr, faces, v, group, not dynamic)

@@ -467,7 +467,7 @@ class DomainWriter:
             node = self.sc.hoist_nodes.get(name)
             with suppress(NoSource):  # (not a scan: as the expression writer writes it)
                 if node is not None:
-                    return self.scalar(name, node, {}), None
+                    return self.scalar(name, node), None
             return [f"{name} = {src}"], None
         sc = self.sc
         slot = self.c.p.slots[id(j.where)]
@@ -501,21 +501,22 @@ class DomainWriter:
         write(j.var)  # (now: the sets its test reads are found in `more`, for any item's name)
         return [f"{name} = {{}}", *more], Scan(j.seq, j.var, write)
 
-    def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
-        """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
+    def scalar(self, name: str, e: ast.Expr) -> list[str]:
+        """Lines setting `name` to the value of `e` (outside any loop), with a scan over a zone as a loop
+        that stops early."""
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define":
             info = self.c.p.defines[ref[1]]
             if info.params or self.sc.reading(lambda: self.sc.src(info.expr, {}))[1]:
                 raise NoSource("define with locals")
-            return self.scalar(name, info.expr, {})
+            return self.scalar(name, info.expr)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) == CARD and e.name in self.g.attrs:
             table = self.sc.const(self.g.attrs[e.name])
-            return self.scalar(name, e.obj, items) + [f"if {name} is not None: {name} = {table}[{name}]"]
+            return self.scalar(name, e.obj) + [f"if {name} is not None: {name} = {table}[{name}]"]
         if isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1 \
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
-            lp = self.each_where(e.args[0], items)
+            lp = self.each_where(e.args[0], {})
             if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
             v, top = lp.var, e.func in ("top", "last")

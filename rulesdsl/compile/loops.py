@@ -77,7 +77,7 @@ class LoopWriter:
             return self.matching(f, lookup, seq)
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
-    def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
+    def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool) -> str:
         """A count, a test or a search over a `where` (`first`: see over). On a short list with a
         cheap test (`eager`), a list comprehension beats a generator that stops early."""
         loop = f"{first}{var} in {seq} if {cond}"
@@ -100,7 +100,7 @@ class LoopWriter:
                 or id(e) in self.hoisted or id(e) in self.joins or any(id(a) in self.hoisted for a in e.args):
             return None
         try:
-            return self.c.domains.scalar(target, e, {})
+            return self.c.domains.scalar(target, e)
         except NoSource:
             return None
 
