@@ -17,9 +17,9 @@ from typing import NamedTuple
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import reads, reads_any_local, sides, terms
+from .domains import terms
 from .source import ST, NoSource
-from .tree import _children, split
+from .tree import _children, locals_read, reads_any_local, sides, split
 
 
 class ValueCount(NamedTuple):
@@ -41,7 +41,7 @@ def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, t
     spec = _countable_zone(c, vc.inner.seq) if vc is not None else None
     if spec is not None:  # (C of the item's face)
         slot = c.p.slots[id(vc.inner)]
-        if all(_face_only(c, t, slot) and not reads_any_local(c, t, slot) for t in split(vc.inner.cond)):
+        if all(_face_only(c, t, slot) and not reads_any_local(c.p.refs, t, slot) for t in split(vc.inner.cond)):
             return "values", spec, vc.inner, vc.inner.seq, (vc.op, vc.k)
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
@@ -89,7 +89,7 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
         w = count.args[0]
-        if reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
+        if v_slot in locals_read(c.p.refs, k) or not _same_zone(c, w.seq, inner.seq):
             continue
         ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
@@ -114,7 +114,7 @@ def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
     """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
     for a, _, b in sides(t, ("==",)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and slot not in locals_read(c.p.refs, b):
             return a.name, b
     return None
 
@@ -173,7 +173,7 @@ class CountWriter:
         if where is not None:
             slot = self.c.p.slots[id(where)]
             for t in terms(self.c.source, split(where.cond), {slot: var}, var):
-                if not dynamic and t.values is not None and not reads_any_local(self.c, t.node, slot):
+                if not dynamic and t.values is not None and not reads_any_local(self.c.p.refs, t.node, slot):
                     static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
                 side = _eq_side(self.c, t.node, slot) if not dynamic and eq is None else None

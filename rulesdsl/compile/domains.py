@@ -16,10 +16,9 @@ from ..checker import CARD, ZONE
 from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
 from .source import ST, UNKNOWN, NoSource, Src
-from .tree import _descendants_nodes, locals_read, split
+from .tree import locals_read, sides, split
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
-_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
 
 
 # -- a `where`'s terms, one analysis for option loops and counted options (counts.py)
@@ -56,23 +55,6 @@ def _keys(values: list | None) -> list | None:
     except TypeError:
         return None
     return values
-
-
-def reads(c, e: ast.Expr, slot: int) -> bool:
-    return slot in locals_read(c.p.refs, e)
-
-
-def reads_any_local(c, e: ast.Expr, but: int) -> bool:
-    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    refs = [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
-    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in refs)
-
-
-def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
-    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
-    if not (isinstance(x, ast.Binary) and x.op in ops):
-        return []
-    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
 
 
 # -- plans: a domain's lines, loops over one zone shared between actions
@@ -430,7 +412,7 @@ class DomainWriter:
         if id(x) in self.sc.hoisted or (isinstance(x, ast.Binary) and isinstance(x.right, ast.NoneLit)):
             return None
         for t, _, v in sides(x, ("==",)):
-            if self.ready(v, ready, term.items) and any(reads(self.c, t, slot) for slot in term.slots):
+            if self.ready(v, ready, term.items) and term.slots & locals_read(self.c.p.refs, t):
                 keys = card_values(self.sc, self.sc.src(t, term.items), term.items[next(iter(term.slots))])
                 if keys is not None:
                     return keys, self.sc.src(v, term.items)

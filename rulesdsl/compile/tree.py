@@ -48,6 +48,22 @@ def locals_read(refs: dict, e: ast.Expr) -> set[int]:
             if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
 
 
+def reads_any_local(refs: dict, e: ast.Expr, but: int) -> bool:
+    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
+    found = [refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
+    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in found)
+
+
+_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
+
+
+def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
+    if not (isinstance(x, ast.Binary) and x.op in ops):
+        return []
+    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
+
+
 def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
     """No `choose` in the body, and every procedure it calls is one of `leaves`."""
     return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
