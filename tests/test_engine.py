@@ -431,8 +431,8 @@ def test_generated_source_plays_as_the_plain_forms_do(path):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_card_found_by_its_face_is_the_card_its_terms_find(players):
-    # `first(hand where [it is K and] it.rank == r)` without a log tests each card's face against
-    # the faces whose rank is r, found once (CountWriter.face_test); with a log, the statement's
+    # `first(hand where [it is K and] it.rank == r)` without a log tests each card against the set
+    # of cards whose rank is r, found once (DomainWriter.card_test); with a log, the statement's
     # closure tests each term of each card. Ranks that two kinds share, that two faces of a kind
     # share, of one face, of none: the same games follow, on the machine and in straight runs.
     g = rulesdsl.load(ROOT / "tests" / "data" / "faces.rules", players=players)

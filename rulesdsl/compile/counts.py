@@ -12,22 +12,37 @@ held whose cards' number compares.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import conj, distinct_attr, reads, reads_any_local, sides, terms
+from .domains import terms
 from .source import ST, NoSource
-from .tree import _children
+from .tree import _children, locals_read, reads_any_local, sides, split
+
+
+class ValueCount(NamedTuple):
+    """`distinct((Z where C).x) where count(Z where C and it.x == v) OP K`: the values held whose
+    cards' number compares. Counted from the hands' counts by face in a straight run; elsewhere its
+    loop goes over the keys of the count's joined table (domains.where_loop)."""
+
+    attr: str  # x
+    inner: ast.Where  # Z where C
+    count: ast.Call
+    op: str
+    k: ast.Expr
 
 
 def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
     """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone, the
     values' count test (OP, K)) if domain `e` is counted, else None."""
-    found = distinct_attr(c, e.seq) if isinstance(e, ast.Where) else None
-    spec = _countable_zone(c, found[1].seq) if found is not None else None
-    test = _count_test(c, e, found[1], found[0]) if spec is not None else None
-    if test is not None:
-        return "values", spec, found[1], found[1].seq, test
+    vc = c.plan.value_counts.get(id(e))  # (lower.py)
+    spec = _countable_zone(c, vc.inner.seq) if vc is not None else None
+    if spec is not None:  # (C of the item's face)
+        slot = c.p.slots[id(vc.inner)]
+        if all(_face_only(c, t, slot) and not reads_any_local(c.p.refs, t, slot) for t in split(vc.inner.cond)):
+            return "values", spec, vc.inner, vc.inner.seq, (vc.op, vc.k)
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
     if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
@@ -60,25 +75,30 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
     return ok(e)
 
 
-def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.Expr] | None:
-    """(OP, K) if `e` is `distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (either
-    way round), C of the item's face."""
+def value_count(c, e: ast.Where) -> ValueCount | None:
+    """`e` as a ValueCount (the count either way round, C's terms in any order), Z a zone read
+    without locals; else None."""
+    x = e.seq.args[0] if isinstance(e.seq, ast.Call) and e.seq.func == "distinct" and len(e.seq.args) == 1 else None
+    if not (isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs
+            and c.p.refs.get(id(e.seq)) is None and c.source.zone_spec(x.obj.seq) is not None):
+        return None
+    attr, inner = x.name, x.obj
     v_slot = c.p.slots[id(e)]
     for count, op, k in sides(e.cond):
         if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
                 and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
             continue
         w = count.args[0]
-        if reads(c, k, v_slot) or not _same_zone(c, w.seq, inner.seq):
+        if v_slot in locals_read(c.p.refs, k) or not _same_zone(c, w.seq, inner.seq):
             continue
-        ts = conj(w.cond)
+        ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
         found = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
         eqs = [t for t, (x, v) in found if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
-        mine = conj(inner.cond)
+        mine = split(inner.cond)
         in_slot = c.p.slots[id(inner)]
         try:  # (the item as one name: two terms alike read alike)
             if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
@@ -86,9 +106,7 @@ def _count_test(c, e: ast.Where, inner: ast.Where, attr: str) -> tuple[str, ast.
                 continue
         except NoSource:
             continue
-        if not all(_face_only(c, t, in_slot) and not reads_any_local(c, t, in_slot) for t in mine):
-            continue
-        return op, k
+        return ValueCount(attr, inner, count, op, k)
     return None
 
 
@@ -96,7 +114,7 @@ def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
     """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
     for a, _, b in sides(t, ("==",)):
         if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and not reads(c, b, slot):
+                and c.p.refs.get(id(a.obj)) == ("local", slot) and slot not in locals_read(c.p.refs, b):
             return a.name, b
     return None
 
@@ -154,8 +172,8 @@ class CountWriter:
         dynamic: list[str] = []
         if where is not None:
             slot = self.c.p.slots[id(where)]
-            for t in terms(self.c.source, conj(where.cond), {slot: var}, var):
-                if not dynamic and t.values is not None and not reads_any_local(self.c, t.node, slot):
+            for t in terms(self.c.source, split(where.cond), {slot: var}, var):
+                if not dynamic and t.values is not None and not reads_any_local(self.c.p.refs, t.node, slot):
                     static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
                 side = _eq_side(self.c, t.node, slot) if not dynamic and eq is None else None
@@ -165,7 +183,7 @@ class CountWriter:
                 dynamic.append(t.src)
         return static, eq, dynamic
 
-    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool = True) -> tuple[list[str], bool]:
+    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool) -> tuple[list[str], bool]:
         """Lines setting `group` to the face among `faces` whose `attr` is `v` (or None) if each value
         has one face and `one` allows it (True then), else to the tuple of those faces."""
         sc = self.c.source
@@ -190,7 +208,7 @@ class CountWriter:
             attr, value = eq
             group, v = self.fresh("f"), self.fresh("v")
             try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
-                count += self.c.domains.scalar(v, value, {})
+                count += self.c.domains.scalar(v, value)
             except NoSource:
                 count.append(f"{v} = {sc.src(value, {})}")
             look, one = self.face_of(attr, faces, v, group, not dynamic)
@@ -210,18 +228,6 @@ class CountWriter:
             count += [f"{into} = 0", f"for _qf in {source}:", "    if _qh[_qf]:",
                       f"        {var} = {sc.const(tuple(self.first))}[_qf]", f"        if {test}: {into} += 1"]
         return count, self.find(member if not dynamic else f"{member} and ({var} := _c) is not None and {test}", pick)
-
-    def face_test(self, where: ast.Where, var: str) -> tuple[list[str], str] | None:
-        """Where's test of card `var` by its face alone (one look-up a card), for tests of the card's
-        kind and attributes and one `it.attr == v`, v a read that cannot fail (read once, first):
-        the lines finding the faces whose attr is v, and the test. None for anything else."""
-        static, eq, dynamic = self.terms(where, var)
-        if eq is None or dynamic or not isinstance(eq[1], ast.Name) \
-                or (self.c.p.refs.get(id(eq[1])) or ("",))[0] not in ("local", "const", "var", "counter"):
-            return None
-        group, face = self.fresh("f"), self.c.source.const(self.g.card_face)
-        look, one = self.face_of(eq[0], self.faces(static), self.c.source.src(eq[1], {}), group)
-        return look, f"{face}[{var}] == {group}" if one else f"{face}[{var}] in {group}"
 
     def passes(self, held: str, op: str, k: int) -> str:
         """1 if the number `held` passes `op k`, else 0, from a table: ints add up quicker than bools
@@ -261,7 +267,7 @@ class CountWriter:
         op, k = test
         slot = self.c.p.slots[id(inner)]
         var = "_i90001"
-        tests = [t.values for t in terms(sc, conj(inner.cond), {slot: var}, var)]
+        tests = [t.values for t in terms(sc, split(inner.cond), {slot: var}, var)]
         if None in tests:
             return None
         values = self.g.attrs[attr]

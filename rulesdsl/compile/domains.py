@@ -15,12 +15,10 @@ from .. import ast
 from ..checker import CARD, ZONE
 from ..engine.constants import GRID, HAND
 from ..engine.game import distinct_plain
-from .source import ST, NoSource, Src
-from .tree import _descendants_nodes
+from .source import ST, UNKNOWN, NoSource, Src
+from .tree import locals_read, sides, split
 
 TARGET = "@TARGET@"  # the list a plan's options go to, named when its lines are placed
-_NOT = object()  # no literal
-_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
 
 
 # -- a `where`'s terms, one analysis for option loops and counted options (counts.py)
@@ -32,13 +30,6 @@ class Term(NamedTuple):
     slots: frozenset[int]  # those holding the item
 
 
-def conj(node: ast.Expr, hoisted=(), op: str = "and") -> list[ast.Expr]:
-    """The terms of `a and b and ...` (or `op`; a part worked out before the loop is one term)."""
-    if isinstance(node, ast.Binary) and node.op == op and id(node) not in hoisted:
-        return conj(node.left, hoisted, op) + conj(node.right, hoisted, op)
-    return [node]
-
-
 def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=None, op: str = "and") -> list[Term]:
     """The terms `nodes` of a loop's test, `var` its item; with `inlined` (see DomainWriter.inlined),
     a define written in place stands for its body's terms (of `op`)."""
@@ -46,7 +37,7 @@ def terms(sc, nodes: list[ast.Expr], items: dict[int, str], var: str, inlined=No
     for t in nodes:
         body = inlined(t, items) if inlined is not None else None
         if body is not None:
-            out += terms(sc, conj(body[0], sc.hoisted, op), body[1], var, inlined, op)
+            out += terms(sc, split(body[0], op, sc.hoisted), body[1], var, inlined, op)
             continue
         src = sc.src(t, items)
         out.append(Term(t, src, card_values(sc, src, var), items, frozenset(k for k, x in items.items() if x == var)))
@@ -64,34 +55,6 @@ def _keys(values: list | None) -> list | None:
     except TypeError:
         return None
     return values
-
-
-def _refs(c, e: ast.Expr) -> list:
-    return [c.p.refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
-
-
-def reads(c, e: ast.Expr, slot: int) -> bool:
-    return ("local", slot) in _refs(c, e)
-
-
-def reads_any_local(c, e: ast.Expr, but: int) -> bool:
-    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
-    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in _refs(c, e))
-
-
-def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
-    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
-    if not (isinstance(x, ast.Binary) and x.op in ops):
-        return []
-    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
-
-
-def distinct_attr(c, e: ast.Expr) -> tuple[str, ast.Where] | None:
-    """(x, S where C) if `e` is `distinct((S where C).x)`, x an attribute."""
-    x = e.args[0] if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 else None
-    if c.p.refs.get(id(e)) is None and isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs:
-        return x.name, x.obj
-    return None
 
 
 # -- plans: a domain's lines, loops over one zone shared between actions
@@ -191,8 +154,8 @@ class DomainWriter:
         if not self.c.shortcuts:
             raise NoSource("the plain way: options listed by the domain's value")
         if isinstance(e, ast.ListLit) and distinct is distinct_plain:
-            values = [self.literal(x) for x in e.items]
-            if _NOT not in values:  # a list of constants (`[true, false]`): its options are known now
+            values = [self.sc.fixed_value(x) for x in e.items]
+            if UNKNOWN not in values:  # a list of constants (`[true, false]`): its options are known now
                 make = self.sc.function(item.format(v="_v"), "_v")
                 options = tuple(make(x) for x in dict.fromkeys(values) if x is not None)
                 return Plan(post=[f"{TARGET} += {self.sc.const(options)}"])
@@ -245,23 +208,6 @@ class DomainWriter:
             f"        {first}[{face}] = {v}",
             f"        {TARGET}[{TARGET}.index({item.format(v=kept)})] = {item.format(v=v)}",
         ]
-
-    def literal(self, x: ast.Expr, signed: bool = True):
-        """The value `x` is written as, if that is a Python literal (else _NOT)."""
-        ref = self.c.p.refs.get(id(x)) if isinstance(x, ast.Name) else None
-        if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params:
-            return self.literal(self.c.p.defines[ref[1]].expr, signed)  # (written in place)
-        if isinstance(x, ast.Unary) and x.op == "-" and signed:
-            v = self.literal(x.operand, False)
-            return -v if type(v) is int else _NOT
-        if isinstance(x, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
-            value = getattr(x, "value", None)
-        elif ref is not None and ref[0] == "const" and (ref[1] is None or type(ref[1]) in (int, str, bool)):
-            value = ref[1]
-        else:
-            value = self.sc.known_int(x)
-            value = _NOT if value is None else value
-        return value if signed or (type(value) is int and value >= 0) else _NOT
 
     # -- going over a list
     def each(self, e: ast.Expr, items: dict[int, str], var: str | None) -> Loop:
@@ -331,35 +277,27 @@ class DomainWriter:
         sc = self.sc
         slot = self.c.p.slots[id(e)]
         var = inner[slot]
-        nodes = {id(n): n for n in _descendants_nodes(e.cond)}
-        joins = {name: (nodes[i], value) for i, (name, value) in sc.joins.items() if i in nodes}
-        counted = self.counted(e.seq, joins, items)
-        own = None  # the joined count of the item itself (`count(S where it.x == v)`, v the item)
-        if counted is not None:
-            count, value = joins[counted[0]]
-            if isinstance(value, ast.Name) and self.c.p.refs.get(id(value)) == ("local", slot):
-                own = count
-        pairs = own is not None and self.at_least_two(e.cond, own)
-        cond = None if own is not None else sc.src(e.cond, inner)
+        vc = self.c.plan.value_counts.get(id(e))  # (lower.py)
+        table = sc.joins.get(id(vc.count), ("",))[0] if vc is not None else ""  # its count joined, if it is
+        # Pairs, as card games ask (count >= 2): the table marks a key seen again (`t[k] = k in t`).
+        pairs = bool(table) and vc.op in (">=", ">") and sc.known_int(vc.k) == (2 if vc.op == ">=" else 1)
+        cond = None if table else sc.src(e.cond, inner)
         pre: list[str] = []
         scans = []
         ready = set()  # hoisted values worked out before the loop (not tables filled in a scan)
         for name, src in hoisted:
-            lines, scan = self.value(name, src, joins.get(name), pairs and name == counted[0], items)
+            lines, scan = self.value(name, src, pairs and name == table, items)
             pre += lines
             if scan is not None:
                 scans.append(scan)
             else:
                 ready.add(name)
-        if counted is not None:  # `distinct(S.x) where count(S and it.x == v) ...`: the counts' keys
-            table, nonnone = counted
-            head = f"for {var} in {table}:"
-            if own is not None:  # each key's count comes with it, a local (read twice, never fails)
-                n = self.fresh("n")
-                head = f"for {var}, {n} in {table}.items():"
-                with sc.scope({**sc.hoisted, id(own): Src(n, reads=True)}, sc.joins):
-                    cond = n if pairs else sc.src(e.cond, inner)
-            return Loop(pre, [head, f"    if {cond}:"], 2, var, True, nonnone, None, scans=scans)
+        if table:  # the counts' keys, each key's count with it, a local (read twice, never fails)
+            n = self.fresh("n")
+            with sc.scope({**sc.hoisted, id(vc.count): Src(n, reads=True)}, sc.joins):
+                cond = n if pairs else sc.src(e.cond, inner)
+            return Loop(pre, [f"for {var}, {n} in {table}.items():", f"    if {cond}:"], 2, var, True,
+                        self.keys_nonnone(vc.attr, table), None, scans=scans)
         seq = self.each(e.seq, items, var)
         pre += seq.pre
         lines = list(seq.lines)
@@ -368,39 +306,19 @@ class DomainWriter:
             lines.append(f"{seq.at()}{var} = {seq.var}")
             binds = binds | {var}
         if seq.nonnone and self.c.type(e.seq) in (ZONE, "list[card]"):  # var holds a card
-            cond = self.card_test(terms(sc, conj(e.cond, sc.hoisted), inner, var, self.inlined), var, ready, pre) \
-                or cond
+            ts = terms(sc, split(e.cond, "and", sc.hoisted), inner, var, self.inlined)
+            cond = self.card_test(ts, var, ready, pre) or cond
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
 
-    def at_least_two(self, cond: ast.Expr, count: ast.Expr) -> bool:
-        """Is `cond` `count >= 2` (or `> 1`, either way round)? Pairs, as card games ask: the table
-        then marks a key seen again (`t[k] = k in t`), one step a card instead of two."""
-        return any(a is count and op in (">=", ">") and self.sc.known_int(b) == (2 if op == ">=" else 1)
-                   for a, op, b in sides(cond))
-
-    def counted(self, e: ast.Expr, joins: dict, items: dict[int, str]) -> tuple[str, bool] | None:
-        """A joined count's table whose keys are the values of `e` in order (`distinct((S where C).x)`,
-        the table counting `it.x` over the same), and whether no key can be none."""
-        found = distinct_attr(self.c, e)
-        if found is None or self.c.type(found[1]) != "list[card]" or self.sc.zone_spec(found[1].seq) is None:
-            return None
-        attr, w = found
-        sc = self.sc
-        seq, slot = sc.loop_seq(w, items), self.c.p.slots[id(w)]
-        for name in joins:
-            var, their_seq, test, key = sc.join_parts[name]
-            if their_seq != seq or key != f"{sc.const(self.g.attrs[attr])}[{var}]" \
-                    or test != " and ".join(f"({sc.src(t, {**items, slot: var})})" for t in conj(w.cond)):
-                continue  # (C written with the same item name as theirs)
-            values = self.g.attrs[attr]
-            if None not in values:
-                return name, True
-            # none among the values, but maybe not among those of the cards that pass C
-            passing = self.truths(test, var)
-            return name, passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
-        return None
+    def keys_nonnone(self, attr: str, table: str) -> bool:
+        """Can no key of a joined count's table of `attr` be none? (None may be among the values,
+        but not among those of the cards that pass its test.)"""
+        values = self.g.attrs[attr]
+        join = self.sc.join_parts[table]
+        passing = self.truths(join.test, join.var) if None in values else [True] * len(values)
+        return passing is not None and None not in [v for v, ok in zip(values, passing, strict=True) if ok]
 
     # -- tests of a card
     def card_test(self, ts: list[Term], var: str, ready: set[str], pre: list[str]) -> str | None:
@@ -452,7 +370,7 @@ class DomainWriter:
         if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in self.sc.hoisted:
             return None
         alone, eqs = [], []
-        for part in terms(self.sc, conj(t.node, self.sc.hoisted, "or"), t.items, var, self.inlined, "or"):
+        for part in terms(self.sc, split(t.node, "or", self.sc.hoisted), t.items, var, self.inlined, "or"):
             side = None if part.values is not None else self.eq_ready(part, ready)
             if part.values is None and side is None:
                 return None
@@ -494,7 +412,7 @@ class DomainWriter:
         if id(x) in self.sc.hoisted or (isinstance(x, ast.Binary) and isinstance(x.right, ast.NoneLit)):
             return None
         for t, _, v in sides(x, ("==",)):
-            if self.ready(v, ready) and any(reads(self.c, t, slot) for slot in term.slots):
+            if self.ready(v, ready, term.items) and term.slots & locals_read(self.c.p.refs, t):
                 keys = card_values(self.sc, self.sc.src(t, term.items), term.items[next(iter(term.slots))])
                 if keys is not None:
                     return keys, self.sc.src(v, term.items)
@@ -511,91 +429,88 @@ class DomainWriter:
             return None
         return info.expr, dict(enumerate(args))
 
-    def ready(self, v: ast.Expr, ready: set[str]) -> bool:
-        """Is `v` worked out before the loop, or a variable of the game (never changed while
-        options are listed, and its read cannot fail)?"""
+    def ready(self, v: ast.Expr, ready: set[str], items: dict[int, str]) -> bool:
+        """Is `v` worked out before the loop, or a variable of the game or a local that is no
+        loop's item (never changed while the loop runs, and its read cannot fail)?"""
         name = self.sc.hoisted.get(id(v))
         if name is not None:
             return name in ready
         ref = self.c.p.refs.get(id(v)) if isinstance(v, ast.Name) else None
         if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params:
-            return self.ready(self.c.p.defines[ref[1]].expr, ready)  # (written in place)
-        return ref is not None and ref[0] == "var"
+            return self.ready(self.c.p.defines[ref[1]].expr, ready, {})  # (written in place)
+        return ref is not None and (ref[0] == "var" or (ref[0] == "local" and ref[1] not in items))
 
     # -- values worked out before a loop
-    def value(self, name: str, src: str, join, pairs: bool, items) -> tuple[list[str], Scan | None]:
-        """Lines setting `name` to a hoisted value; for a joined count's table (`join`: its count and v),
-        the scan filling it (`pairs`: marking keys seen again)."""
-        if join is None:
+    def value(self, name: str, src: str, pairs: bool, items) -> tuple[list[str], Scan | None]:
+        """Lines setting `name` to a hoisted value; for a joined count's table, the scan filling it
+        (`pairs`: marking keys seen again)."""
+        j = self.sc.join_parts.get(name)
+        if j is None:
             node = self.sc.hoist_nodes.get(name)
             with suppress(NoSource):  # (not a scan: as the expression writer writes it)
                 if node is not None:
-                    return self.scalar(name, node, {}), None
+                    return self.scalar(name, node), None
             return [f"{name} = {src}"], None
         sc = self.sc
-        count, v = join
-        key_var, seq, test, key_src = sc.join_parts[name]
-        w = count.args[0]
-        slot = self.c.p.slots[id(w)]
-        eq = next(t for t in conj(w.cond) if isinstance(t, ast.Binary) and v in (t.left, t.right))
-        key = eq.left if eq.right is v else eq.right
+        slot = self.c.p.slots[id(j.where)]
         k = self.fresh("k")
         add = [f"{name}[{k}] = {k} in {name}"] if pairs else \
             [f"if {k} in {name}: {name}[{k}] += 1", f"else: {name}[{k}] = 1"]
-        spec = sc.zone_spec(w.seq)
+        spec = sc.zone_spec(j.where.seq)
         cards = spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != GRID
         if cards:
-            keys = card_values(sc, key_src, key_var)
-            passing = self.truths(test, key_var) if test else [True] * self.g.ncards
+            keys = card_values(sc, j.key_src, j.var)
+            passing = self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
             if keys is not None and passing is not None:
                 # One look-up per card: its key, or a mark that it does not count.
                 mark = sc.shared(("mark",), object)
                 table = tuple(x if ok else mark for x, ok in zip(keys, passing, strict=True))
                 t, m = sc.const(sc.shared(("keys", table), lambda: table)), sc.const(mark)
-                return [f"{name} = {{}}"], Scan(seq, key_var, lambda i: [
+                return [f"{name} = {{}}"], Scan(j.seq, j.var, lambda i: [
                     f"{k} = {t}[{i}]", f"if {k} is not {m}:", *("    " + line for line in add)])
 
         more: list[str] = []
 
         def body(i: str) -> list[str]:
             at = {**items, slot: i}
-            ts = terms(sc, [t for t in conj(w.cond) if t is not eq], at, i)
+            ts = terms(sc, j.rest, at, i)
             tested = (self.card_test(ts, i, set(), more) if cards else None) \
                 or " and ".join(f"({t.src})" for t in ts)
             ind = "    " if ts else ""
-            return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(key, at)}", *(ind + a for a in add)]
+            return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(j.key, at)}", *(ind + a for a in add)]
 
         write = cache(body)
-        write(key_var)  # (now: the sets its test reads are found in `more`, for any item's name)
-        return [f"{name} = {{}}", *more], Scan(seq, key_var, write)
+        write(j.var)  # (now: the sets its test reads are found in `more`, for any item's name)
+        return [f"{name} = {{}}", *more], Scan(j.seq, j.var, write)
 
-    def scalar(self, name: str, e: ast.Expr, items: dict[int, str]) -> list[str]:
-        """Lines setting `name` to the value of `e`, with a scan over a zone as a loop that stops early."""
+    def scalar(self, name: str, e: ast.Expr) -> list[str]:
+        """Lines setting `name` to the value of `e` (outside any loop), with a scan over a zone as a loop
+        that stops early."""
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
         if ref is not None and ref[0] == "define":
             info = self.c.p.defines[ref[1]]
             if info.params or self.sc.reading(lambda: self.sc.src(info.expr, {}))[1]:
                 raise NoSource("define with locals")
-            return self.scalar(name, info.expr, {})
+            return self.scalar(name, info.expr)
         if isinstance(e, ast.Attr) and self.c.type(e.obj) == CARD and e.name in self.g.attrs:
             table = self.sc.const(self.g.attrs[e.name])
-            return self.scalar(name, e.obj, items) + [f"if {name} is not None: {name} = {table}[{name}]"]
+            return self.scalar(name, e.obj) + [f"if {name} is not None: {name} = {table}[{name}]"]
         if isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1 \
                 and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
-            lp = self.each_where(e.args[0], items)
+            lp = self.each_where(e.args[0], {})
             if lp.fors != 1 or lp.scans:
                 raise NoSource("scan of nested loops")
-            v, end = lp.var, "-1" if e.func in ("top", "last") else "0"
-            over = (lambda z: f"reversed({z})") if end == "-1" else (lambda z: z)
+            v, top = lp.var, e.func in ("top", "last")
             found = [f"{lp.at()}{name} = {v}", f"{lp.at()}break"]
-            if len(lp.lines) == 2 and lp.head == v:
-                # The end of the zone first: often the one (no loop to start then).
+            if top and len(lp.lines) == 2 and lp.head == v:
+                # The top first: often the one (a card just put there), and no loop to start then.
                 z = self.fresh("z")
-                return [f"{name} = None", *lp.pre, f"{z} = {lp.src}", f"if {z}:", f"    {v} = {z}[{end}]",
+                return [f"{name} = None", *lp.pre, f"{z} = {lp.src}", f"if {z}:", f"    {v} = {z}[-1]",
                         f"    {lp.lines[1][4:]}", f"        {name} = {v}", "    else:",
-                        f"        for {v} in {over(z)}:", *("        " + line for line in [lp.lines[1], *found])]
-            return [f"{name} = None", *lp.pre, f"for {lp.head} in {over(lp.src)}:", *lp.lines[1:], *found]
+                        f"        for {v} in reversed({z}):", *("        " + line for line in [lp.lines[1], *found])]
+            src = f"reversed({lp.src})" if top else lp.src
+            return [f"{name} = None", *lp.pre, f"for {lp.head} in {src}:", *lp.lines[1:], *found]
         raise NoSource("not a scan")
 
     # -- zones

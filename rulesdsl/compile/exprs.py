@@ -30,11 +30,11 @@ from ..engine.machine import LOCATED
 from ..errors import RulesRuntimeError
 from .card_tables import CardTables
 from .expr_runtime import RUNTIME
-from .loop_analysis import LoopAnalysis, split
-from .loops import LoopWriter
+from .loop_analysis import LoopAnalysis
+from .loops import Join, LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, ST, Lookup, Src, env_list, named, naming, paren, pure
-from .tree import MAX_RANGE, _descendants_nodes
+from .source import ENV, ST, UNKNOWN, Lookup, Src, env_list, named, naming, paren, pure
+from .tree import MAX_RANGE, _descendants_nodes, split
 
 __all__ = ["SourceCompiler"]
 
@@ -67,7 +67,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.hoisted: dict[int, Src] = {}
         self.joins: dict[int, tuple[str, ast.Expr]] = {}
         self.known: set[str] = set()
-        self.join_parts: dict[str, tuple[str, str, str, str]] = {}  # per joined table: its loop's var, seq, test, key
+        self.join_parts: dict[str, Join] = {}  # per joined table: what it counts
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self._counts = self._rounds = None
@@ -524,26 +524,32 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return repr(list(range(low, high + 1)))  # numbers known now (literals, constants): no call
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
-    def known_value(self, e: ast.Expr) -> int | str | None:
-        """The number or string (one written in single quotes, no escape) `e` is written as, or None."""
-        number = self.known_int(e)
-        if number is not None or id(e) in self.hoisted:
-            return number
+    def fixed_value(self, e: ast.Expr):
+        """The plain value (number, string, yes/no or none) `e` is when the rules load: a literal, a
+        constant, the player count, minus one of them, a define of one; else UNKNOWN."""
+        if id(e) in self.hoisted:
+            return UNKNOWN
+        if isinstance(e, ast.Unary) and e.op == "-":
+            value = self.fixed_value(e.operand)
+            return -value if type(value) is int else UNKNOWN
+        if isinstance(e, LITERALS):
+            return getattr(e, "value", None)
         ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        value = e.value if isinstance(e, ast.StrLit) else ref[1] if ref is not None and ref[0] == "const" else None
-        return value if type(value) is str and repr(value) == f"'{value}'" else None
+        if ref is not None and ref[0] == "define" and not self.c.p.defines[ref[1]].params:
+            return self.fixed_value(self.c.p.defines[ref[1]].expr)  # (written in place)
+        if ref is not None and ref[0] == "const":
+            return ref[1] if ref[1] is None or type(ref[1]) in (int, str, bool) else UNKNOWN
+        return {("builtin", "player_count"): self.c.g.players, ("builtin", "clockwise"): 1,
+                ("builtin", "counterclockwise"): -1}.get(ref, UNKNOWN)
 
     def known_int(self, e: ast.Expr) -> int | None:
-        """The number `e` is when the rules load (a literal, a constant, the player count...), or None."""
-        if id(e) in self.hoisted:
-            return None
-        if isinstance(e, ast.IntLit):
-            return e.value
-        ref = self.c.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        if ref is not None and ref[0] == "const":
-            return ref[1] if type(ref[1]) is int else None
-        return {("builtin", "player_count"): self.c.g.players, ("builtin", "clockwise"): 1,
-                ("builtin", "counterclockwise"): -1}.get(ref)
+        value = self.fixed_value(e)
+        return value if type(value) is int else None
+
+    def known_value(self, e: ast.Expr) -> int | str | None:
+        """The number or string (one written in single quotes, no escape) `e` is, or None."""
+        value = self.fixed_value(e)
+        return value if type(value) is int or (type(value) is str and repr(value) == f"'{value}'") else None
 
     def s_IfExpr(self, e: ast.IfExpr, items):
         then, cond, orelse = self.src(e.then, items), self.src(e.cond, items), self.src(e.orelse, items)

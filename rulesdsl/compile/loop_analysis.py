@@ -13,13 +13,6 @@ SAFE_CALLS = {"count", "any", "empty", "top", "bottom", "first", "last", "distin
               "knows"}  # (never raise: a part using only them may be worked out first)
 
 
-def split(node: ast.Expr, op: str, whole=()) -> list[ast.Expr]:
-    """The terms of `a op b op c` (a node whose id is in `whole` is one term)."""
-    if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
-        return split(node.left, op, whole) + split(node.right, op, whole)
-    return [node]
-
-
 class LoopAnalysis:
     """A part of SourceCompiler (a mixin: define_parts asks the writer whether an argument is an item)."""
 

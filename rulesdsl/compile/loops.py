@@ -5,13 +5,28 @@ for the block writers (found_lines, picked_lines)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple
 
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR
 from ..engine.constants import GRID
-from .loop_analysis import split
-from .source import Lookup, Src, naming, pure
-from .tree import _children, _descendants_nodes
+from .source import Lookup, NoSource, Src, naming, pure
+from .tree import _children, _descendants_nodes, locals_read, split
+
+
+class Join(NamedTuple):
+    """A count joined into one table before its loop (see join_candidates): the table counts the
+    values of `key` (written `key_src`) of `seq`'s items `var` that pass `test`, `rest`'s terms."""
+
+    where: ast.Where  # the count's
+    var: str
+    seq: str
+    test: str
+    key_src: str
+    key: ast.Expr
+    rest: list[ast.Expr]
+
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
 
@@ -62,7 +77,7 @@ class LoopWriter:
             return self.matching(f, lookup, seq)
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
-    def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool = False) -> str:
+    def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool) -> str:
         """A count, a test or a search over a `where` (`first`: see over). On a short list with a
         cheap test (`eager`), a list comprehension beats a generator that stops early."""
         loop = f"{first}{var} in {seq} if {cond}"
@@ -78,20 +93,16 @@ class LoopWriter:
         return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
-        """`target = first(S where C)` (or top, last, bottom) as statements: a plain loop that
-        stops at the match. None for anything else, and for the players (written seat by seat)."""
-        if not (isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1
-                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None
-                and id(e) not in self.hoisted and id(e) not in self.joins and id(e.args[0]) not in self.hoisted
-                and not isinstance(e.args[0].seq, ast.PlayersExpr)):
+        """`target = first(Z where C)` (or top, last, bottom), Z a zone, as statements: the loop
+        that stops at the match, as a value worked out before an option loop is found
+        (domains.scalar). None for anything else."""
+        if not isinstance(e, ast.Call) or e.func not in ("top", "last", "first", "bottom") \
+                or id(e) in self.hoisted or id(e) in self.joins or any(id(a) in self.hoisted for a in e.args):
             return None
-        var, seq, cond, hoisted = self.loop(e.args[0], {})
-        if e.func in ("top", "last"):
-            seq = f"reversed({seq})"
-        faced = None if hoisted else self.counts.face_test(e.args[0], var)
-        ahead, cond = faced if faced is not None else ([f"{n} = ({v})" for n, v in hoisted], cond)
-        return [*ahead, f"{target} = None", f"for {var} in {seq}:", f"    if {cond}:", f"        {target} = {var}",
-                "        break"]
+        try:
+            return self.c.domains.scalar(target, e)
+        except NoSource:
+            return None
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
         """`S where C` over a pile or a hand as lines (the values worked out first; a test in C that
@@ -200,16 +211,10 @@ class LoopWriter:
         visit(e.cond)
         return found
 
-    def used(self, node: ast.Expr) -> set[int]:
-        """The locals an expression reads."""
-        refs = self.c.p.refs
-        return {refs[id(n)][1] for n in _descendants_nodes(node)
-                if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
-
     def join_of(self, w: ast.Where, bound: set[int], items: dict[int, str]):
         slot = self.c.p.slots[id(w)]
-        terms = split(w.cond, "and")
-        others, used = bound - {slot}, self.used
+        terms = split(w.cond)
+        others, used = bound - {slot}, partial(locals_read, self.c.p.refs)
         for i, t in enumerate(terms):
             if not (isinstance(t, ast.Binary) and t.op == "=="):
                 continue
@@ -226,5 +231,5 @@ class LoopWriter:
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
                 tail = f" if {test}])" if test else "])"
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
-                return hist, value, (var, seq, test, key_src)
+                return hist, value, Join(w, var, seq, test, key_src, key, rest)
         return None

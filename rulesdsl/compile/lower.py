@@ -5,13 +5,15 @@ is written. The writers never work these out again for themselves: they read the
   those that may reach an `end`, the recursive ones (a frame each, counted against the depth
   limit), and whether each hook's and action's body is a leaf;
 - each action's leading `choose`, which is the turn's decision;
+- per `where` over the values of `distinct((Z where C).x)` compared by `count(Z where C and it.x
+  == v)`, that count (counts.value_count): counted by face, or the loop over its joined table;
 - which decisions' options can be counted from the hands' counts by face (their domain's form),
   and so which zones keep counts while a straight run lasts;
 - per `where`, the parts of its test that do not depend on its item and are safe to work out
   once, before its loop (and per define of one parameter, those of its body, for a call of it
   on a loop's item).
 
-Where a card can be found by its face alone (counts.face_test) is decided where its loop is
+Where a card can be found by one look-up (domains.card_test) is decided where its loop is
 written: whether a term reads the card alone depends on what the loops around it work out first.
 
 Without shortcuts (the plain reference the tests compare with) the plan holds no leaf, no count
@@ -25,7 +27,7 @@ import functools
 import attrs
 
 from .. import ast
-from .counts import domain_form
+from .counts import ValueCount, domain_form, value_count
 from .tree import _leaves, _never_decides, _recursive
 
 
@@ -40,6 +42,7 @@ class Lowered:
     counted_specs: set[int]  # the zone specs a turn's counted options read: their hands keep counts
     hoisted: dict[int, list[ast.Expr]]  # per `where` (id): its test's parts worked out before its loop
     define_hoisted: dict[str, list[ast.Expr]]  # per define of one parameter: the same of its body
+    value_counts: dict[int, ValueCount]  # per `where` (id) of the values held whose cards' number compares
 
     def is_leaf(self, info) -> bool:
         return self.leaf_units.get(id(info), False)
@@ -63,7 +66,7 @@ def lower(c) -> Lowered:
     for info in p.actions:
         body = info.body[1:] if id(info) in leads else info.body
         units[id(info)] = fast and _never_decides(body, leaves)
-    plan = Lowered(leaves, ending, _recursive(p.procedures), units, leads, {}, set(), {}, {})
+    plan = Lowered(leaves, ending, _recursive(p.procedures), units, leads, {}, set(), {}, {}, {})
     if not fast:
         return plan
     sc = c.source
@@ -75,6 +78,10 @@ def lower(c) -> Lowered:
         if len(info.params) == 1:
             plan.define_hoisted[name] = [x for x in sc.invariant_parts(info.expr, 0) if sc.safe(x)]
     c.plan = plan  # (deciding what is counted compares tests as written, with what is worked out first)
+    for node in nodes:
+        found = value_count(c, node) if isinstance(node, ast.Where) else None
+        if found is not None:
+            plan.value_counts[id(node)] = found
     for node in nodes:
         if isinstance(node, ast.Choose):
             form = domain_form(c, node.domain)

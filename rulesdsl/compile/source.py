@@ -20,6 +20,9 @@ class Lookup(NamedTuple):
     reads_item: bool  # the value reads the item itself (`it.x == it.y`)
 
 
+UNKNOWN = object()  # no value known when the rules load (SourceCompiler.fixed_value)
+
+
 class NoSource(Exception):
     """A writer of a special form (an option loop, a counted option) does not write this one:
     its caller writes the general form (the expression's own source) instead."""

@@ -34,6 +34,36 @@ def _statements(body: tuple[ast.Stmt, ...]):
             yield from _statements(s.body)
 
 
+def split(node: ast.Expr, op: str = "and", whole=()) -> list[ast.Expr]:
+    """The terms of `a op b op c` (a node whose id is in `whole`, say a part worked out before a
+    loop, is one term)."""
+    if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
+        return split(node.left, op, whole) + split(node.right, op, whole)
+    return [node]
+
+
+def locals_read(refs: dict, e: ast.Expr) -> set[int]:
+    """The slots of the locals an expression reads."""
+    return {refs[id(n)][1] for n in _descendants_nodes(e)
+            if isinstance(n, ast.Name) and (refs.get(id(n)) or ("",))[0] == "local"}
+
+
+def reads_any_local(refs: dict, e: ast.Expr, but: int) -> bool:
+    """Does `e` read a local other than slot `but` (or a player-dependent name)?"""
+    found = [refs.get(id(x)) for x in _descendants_nodes(e) if isinstance(x, ast.Name)]
+    return any(r is None or r[0] == "builtin" or (r[0] == "local" and r[1] != but) for r in found)
+
+
+_SWAP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
+
+
+def sides(x: ast.Expr, ops=_SWAP) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """(a, op, b) for comparison `x` (of `ops`) read either way round, `a op b`; none if not one."""
+    if not (isinstance(x, ast.Binary) and x.op in ops):
+        return []
+    return [(x.left, x.op, x.right), (x.right, _SWAP[x.op], x.left)]
+
+
 def _never_decides(body: tuple[ast.Stmt, ...], leaves: set[str]) -> bool:
     """No `choose` in the body, and every procedure it calls is one of `leaves`."""
     return all(not isinstance(s, ast.Choose) and (not isinstance(s, ast.CallStmt) or s.func in leaves)
