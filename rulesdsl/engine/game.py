@@ -187,6 +187,7 @@ class Game:
         self.var_types: list[str] = []
         self.defines: dict[str, Callable] = {}
         self.shows: list[tuple[str, Callable, str]] = []
+        self.show_secrets: dict[str, tuple[int, ...]] = {}  # a show line's secret cells: `?` to who knows not all
         self.statistics: list[tuple[str, Callable, str]] = []
         self.invariants: list[tuple[str, Callable, object, str]] = []  # name, test, span, source
         self.scenarios: list[ScenarioRt] = []
