@@ -206,6 +206,35 @@ def test_options_are_distinct_outcomes(tempurra4):
     assert sorted(s.move_texts()) == ["begin 4", "begin 5"]
 
 
+SHARED_FACES = """game "faces"
+players 2
+card token(value, seat) shown "{value}"
+cards in box { 1 token(7, 1), 1 token(7, 2), 1 token(8, 1), 1 token(8, 2), 1 token(9, 1) }
+zone box: stack, hidden
+zone pile: stack, public
+zone hand per player: hand, private
+setup {
+    move box where it.seat == 1 and it.value == 7 to first(players).hand
+    move box where it.seat == 2 to pile
+}
+action pass { say "pass" }
+game ends when turn > 2
+winners are players
+"""
+
+
+def test_set_cards_on_top_takes_the_zones_own_card_of_a_face_kinds_share():
+    """Two kinds show "7" (one in alice's hand, one in the pile): stacking the pile's top takes the
+    pile's own 7, as the docstring says, not the first kind's from the hand."""
+    s = rulesdsl.load_text(SHARED_FACES).new_game(1)
+    hand = s.zone("hand", player=0)
+    s.set_cards("pile", ["7"], top=True)
+    assert s.zone("hand", player=0) == hand == ["7"]
+    assert s.zone("pile")[-1] == "7" and sorted(s.zone("pile")) == ["7", "8"]
+    s.set_cards("pile", ["9", "7"])  # (exactly these: the 9 from the box, the pile's own 7)
+    assert s.zone("pile") == ["9", "7"] and s.zone("hand", player=0) == ["7"]
+
+
 def test_views_hide_what_a_seat_does_not_know(tempurra4):
     s = tempurra4.new_game(12)
     me = 0
