@@ -197,10 +197,12 @@ def goofspiel_metrics(points: list[int], turns: int, bids: int, prize_total: int
 
 
 def goofspiel_metrics_rulesdsl(st: rulesdsl.State, moves: int, turn_decisions: int) -> Metrics:
-    # a turn is one prize: its one-option move (who turns the prize up), then the seats' bids
+    # a turn is one prize, turned up by the turn itself (the game has no action): every decision
+    # is a bid, as in OpenSpiel
     points = [st.counter("points", p) for p in range(st.game.players)]
     cards = st.game.params["num_cards"]
-    return goofspiel_metrics(points, st.turn, moves - turn_decisions, cards * (cards + 1) // 2)
+    assert turn_decisions == 0, "Goofspiel's turns have no action"
+    return goofspiel_metrics(points, st.turn, moves, cards * (cards + 1) // 2)
 
 
 def play_openspiel_goofspiel(games: int, rng: random.Random, players: int | None) -> Run:

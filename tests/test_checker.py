@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import rulesdsl
-from rulesdsl.errors import Diagnostic
+from rulesdsl.errors import Diagnostic, RulesError
 
 from .conftest import GAMES, tempurra
 
@@ -577,6 +577,16 @@ def test_no_actions():
     d = the_error(text)
     assert d.message == "the game has no actions"
     assert "action" in d.hint
+
+
+def test_no_actions_and_no_question_in_the_turn_hooks():
+    """A game may do without actions if its turn hooks ask its decisions; one that asks nothing
+    at all is still refused."""
+    base = ('game "h"\nplayers 2\ncard c(v)\ncards in z { 1 c(1) }\nzone z: stack\ncounter n per player = 0\n'
+            'game ends when turn == 3\nrank by highest me.n\n')
+    rulesdsl.load_text(base + "turn start {\n    choose k in 1..2 as \"k\"\n    me.n += k\n}\n")
+    with pytest.raises(RulesError, match="the game has no actions"):
+        rulesdsl.load_text(base + "turn start {\n    me.n += 1\n}\n")
 
 
 def test_no_end():

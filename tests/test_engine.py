@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import rulesdsl
+from rulesdsl.compile.straight import straight_playout
 from rulesdsl.engine.constants import GRID
 from tests.conftest import GAMES, ROOT, tempurra
 
@@ -204,6 +205,80 @@ def test_options_are_distinct_outcomes(tempurra4):
     s = tempurra4.new_game(5)
     s.set_cards("hand", ["4", "4", "4", "5"], player=s.chooser)
     assert sorted(s.move_texts()) == ["begin 4", "begin 5"]
+
+
+SHARED_FACES = """game "faces"
+players 2
+card token(value, seat) shown "{value}"
+cards in box { 1 token(7, 1), 1 token(7, 2), 1 token(8, 1), 1 token(8, 2), 1 token(9, 1) }
+zone box: stack, hidden
+zone pile: stack, public
+zone hand per player: hand, private
+setup {
+    move box where it.seat == 1 and it.value == 7 to first(players).hand
+    move box where it.seat == 2 to pile
+}
+action pass { say "pass" }
+game ends when turn > 2
+winners are players
+"""
+
+
+def test_set_cards_on_top_takes_the_zones_own_card_of_a_face_kinds_share():
+    """Two kinds show "7" (one in alice's hand, one in the pile): stacking the pile's top takes the
+    pile's own 7, as the docstring says, not the first kind's from the hand."""
+    s = rulesdsl.load_text(SHARED_FACES).new_game(1)
+    hand = s.zone("hand", player=0)
+    s.set_cards("pile", ["7"], top=True)
+    assert s.zone("hand", player=0) == hand == ["7"]
+    assert s.zone("pile")[-1] == "7" and sorted(s.zone("pile")) == ["7", "8"]
+    s.set_cards("pile", ["9", "7"])  # (exactly these: the 9 from the box, the pile's own 7)
+    assert s.zone("pile") == ["9", "7"] and s.zone("hand", player=0) == ["7"]
+
+
+HOOKS_ONLY = """game "hooks only"
+players 3
+card chip(value) shown "{value}"
+cards in pot { 3 chip(1) }
+zone pot: stack, public
+counter score per player = 0
+counter asked per player = 0
+turn start {
+    for each p in players {
+        choose k in 1..3 by p as "pick"
+        p.score += k
+    }
+}
+turn end {
+    me.asked += 1
+}
+game ends when turn == 4
+rank by highest me.score
+"""
+
+
+def test_a_game_without_actions_plays_each_turn_as_its_hooks():
+    """No turn decision: each turn goes round the seats (`me`) and asks only its hooks' questions;
+    the playouts run straight from a turn's start and play the machine's games."""
+    game = rulesdsl.load_text(HOOKS_ONLY)
+    s = game.new_game(1)
+    assert s.turn == 1 and s.chooser == 0 and s.move_texts() == ["pick 1", "pick 2", "pick 3"]
+    for _ in range(12):
+        s.apply("pick 2")
+    assert s.is_over and s.moves == 12 and s.turn == 4
+    assert [s.counter("asked", p) for p in range(3)] == [2, 1, 1] and s.counter("score", 0) == 8
+    assert straight_playout(game) is not None
+    slow = rulesdsl.load_text(HOOKS_ONLY)
+    slow.straight = False
+    for seed in range(4):
+        a, b = game.new_game(seed, log=False), slow.new_game(seed, log=False)
+        a.playout(random.Random(seed).randrange)
+        b.playout(random.Random(seed).randrange)
+        assert (a.moves, a.counters, a.winners) == (b.moves, b.counters, b.winners)
+    mid = game.new_game(2)
+    mid.apply("pick 3")  # (a save in the middle of a turn's hook resumes there)
+    back = rulesdsl.State.from_json(game, mid.to_json())
+    assert back.chooser == 1 and back.move_texts() == mid.move_texts()
 
 
 def test_views_hide_what_a_seat_does_not_know(tempurra4):

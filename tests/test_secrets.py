@@ -27,9 +27,11 @@ from .test_straight import same_games
 DATA = ROOT / "tests" / "data"
 BIDS = DATA / "sealed_bids.rules"
 RACE = DATA / "slap_race.rules"
+DERIVED = DATA / "shown_from_secrets.rules"  # a show, a say and a label worked out from secret values
 # Every game of the repository (new ones too), and the examples that keep secrets.
 RULES = sorted(p for p in [*GAMES.glob("*.rules"), *(GAMES / "variants").glob("*.rules"),
-                           *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules")) + [BIDS, RACE]
+                           *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules"))
+RULES += [BIDS, RACE, DERIVED]
 STATES = 12 if settings().max_examples >= 1000 else 4
 
 HEAD = """game "t"
@@ -194,6 +196,51 @@ def test_a_label_shows_a_secret_value_only_once_everyone_knows_it():
     assert s.move_texts() == ["beat ? 1"]  # (the log shows a move's text to every seat)
     s.apply(0)
     assert s.move_texts() == ["beat 2 1"] and "revealed: bob.bid 2" in s.events_for(2)
+
+
+def all_bid(seed: int = 1) -> rulesdsl.State:
+    """tests/data/shown_from_secrets.rules once each seat has bid (alice 1, bob 2, carol 3) in
+    secret: the `say` is logged and alice is asked the labelled question."""
+    s = rulesdsl.load(DERIVED).new_game(seed)
+    s.apply("bid")
+    for k in (1, 2, 3):
+        s.apply(f"bid {k}")
+        s.apply_index(0)
+    return s
+
+
+def test_a_show_line_of_a_value_worked_out_from_secret_answers_is_hidden_from_who_knows_not_all():
+    s = all_bid()
+    for seat in range(3):  # (each knows its own bid, not the others')
+        assert "best_bid ?" in s.view(seat)
+    assert "best_bid 3" in s.view(0, reveal=True)
+    s.apply_index(0)  # (every bid revealed)
+    assert "best_bid 3" in s.view(1)
+
+
+def test_a_say_of_a_value_worked_out_from_secret_answers_shows_it_to_who_knows_them_all():
+    s = all_bid()
+    said = "the best bid is 3, the picks {}, the best doubled 6"
+    for seat in range(3):
+        assert "the best bid is ?, the picks ?, the best doubled ?" in s.events_for(seat)
+    spectator = [e for e in s.events_for(-1) if e.startswith("the best bid is")]
+    assert spectator and spectator[0].startswith(said.split("{")[0]) and spectator[0].endswith("doubled 6")
+    s.apply_index(0)
+    assert "the best bid was 3" in s.events_for(1)
+
+
+def test_a_label_of_a_value_worked_out_from_secret_answers_shows_it_once_all_know_them():
+    s = all_bid()
+    assert s.move_texts() == ["note ? 1"]
+    for p in range(3):
+        s.secrets.pop(p)  # (known to all, as a `reveal` leaves them)
+    s.game.refresh_pending(s)
+    assert s.move_texts() == ["note 3 1"]
+
+
+def test_a_value_read_through_defines_is_known_to_read_secret_variables():
+    game = rulesdsl.load(DERIVED)
+    assert game.show_secrets == {"best_bid": (0, 1, 2)}
 
 
 @pytest.mark.parametrize(("rules", "message"), [

@@ -105,6 +105,8 @@ class CheckerBase:
         self.secret_reveals: dict[int, tuple] = {}
         self.races: dict[int, tuple] = {}
         self.race_vars: list = []
+        self.secret_reads: dict[int, tuple[str, ...]] = {}  # a shown expression's secret variables
+        self.show_secrets: dict[str, tuple[str, ...]] = {}
         self.secret_names: dict[tuple[int, int], int] = {}  # (unit, slot) bound by a secret choose -> its id
         # (unit, slot) of a secret answer, or of a `let` made of some -> whose answers (chooser keys)
         self.secret_taint: dict[tuple[int, int], frozenset] = {}

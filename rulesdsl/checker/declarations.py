@@ -275,6 +275,10 @@ class Declarations(CheckerBase):
                 plain_define = n.id in self.defines and not self.defines[n.id].params
                 if plain_define or (n.id in self.var_by_name and not self.var_by_name[n.id].per_player):
                     out.append(n.id)
+                    shown = self._define_decls[n.id].body if plain_define else ast.Name(n.id, span=n.span)
+                    read = self.secret_vars_read(shown)
+                    if read:
+                        self.show_secrets[n.id] = tuple(sorted(read))
                 else:
                     self.error(n.span, f"`show` lists values without parameters; '{n.id}' is not one",
                                did_you_mean(n.id, list(self.defines) + list(self.var_by_name)))

@@ -191,22 +191,29 @@ class Expressions(CheckerBase):
         """A define used in a secret block must not read a secret variable (see _secret_read)."""
         if self.secret_ctx is None:
             return
+        read = self.secret_vars_read(self._define_decls[name].body)
+        if read:
+            self._secret_read(span, f"{name}' reads '{min(read)}")
+
+    def secret_vars_read(self, e) -> frozenset[str]:
+        """The `secret` variables e may read, directly or through defines (any depth). A word
+        naming one counts, wherever it stands: an over-estimate, so what it guards never leaks."""
         secret = {v.name for v in self.vars if v.secret}
+        if not secret:
+            return frozenset()
+        found: set[str] = set()
         seen: set[str] = set()
-        todo = [name]
+        todo = [e]
         while todo:
-            d = self._define_decls.get(todo.pop())
-            if d is None or d.name in seen:
-                continue
-            seen.add(d.name)
-            for node in _nodes(d.body):
+            for node in _nodes(todo.pop()):
                 word = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, ast.Attr) else \
                     node.func if isinstance(node, ast.Call) else None
                 if word in secret:
-                    self._secret_read(span, f"{name}' reads '{word}")
-                    return
-                if word in self._define_decls:
-                    todo.append(word)
+                    found.add(word)
+                elif word in self._define_decls and word not in seen:
+                    seen.add(word)
+                    todo.append(self._define_decls[word].body)
+        return frozenset(found)
 
     def _player_attr(self, e: ast.Attr) -> str:
         if e.name in PLAYER_BUILTIN_ATTRS:

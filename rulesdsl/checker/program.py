@@ -140,3 +140,8 @@ class Program:
     secret_clears: dict[int, tuple[int, ...]] = attrs.Factory(dict)
     secret_reveals: dict[int, tuple] = attrs.Factory(dict)
     races: dict[int, tuple] = attrs.Factory(dict)
+    # What is shown of a value worked out from `secret` variables: per `{...}` of a `say` or a
+    # label (by node identity) and per `show` line, the secret variables it may read, directly or
+    # through defines. Such a value prints as `?` to a seat that does not know them all.
+    secret_reads: dict[int, tuple[str, ...]] = attrs.Factory(dict)
+    show_secrets: dict[str, tuple[str, ...]] = attrs.Factory(dict)

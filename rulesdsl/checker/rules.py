@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import did_you_mean
 from .base import CheckerBase, Scope, Unit
+from .expressions import _nodes
 from .program import CodeInfo, ExprInfo, ScenarioInfo, VarInfo
 from .types import ANY, BOOL, INT, NONE, PLAYER, coerce_param, compatible, describe, describe_param_type, type_of_value
 
@@ -180,9 +181,16 @@ class RuleBodies(CheckerBase):
             return None
         return ExprInfo(step.kind, step.expr, BOOL, nlocals=unit.nslots)
 
+    def _asks_in_turn_hooks(self) -> bool:
+        """Whether a turn hook (or a procedure) holds a `choose`: a game without actions plays
+        each turn as its hooks, and is asked nothing else."""
+        turn = [self.hooks[w].body for w in ("turn start", "turn end") if w in self.hooks]
+        bodies = tuple(turn + [info.body for info in self.procedures.values()]) if turn else ()
+        return any(isinstance(x, ast.Choose) for x in _nodes(bodies))
+
     def _whole_game(self, decls: list[ast.Decl]) -> None:
         where = decls[0].span if decls else None
-        if not self.actions:
+        if not self.actions and not self._asks_in_turn_hooks():
             self.error(where, "the game has no actions", "declare what a player can do: `action NAME { ... }`")
         if not self.game_ends and not self.has_end_game:
             self.error(where, "the game never ends",

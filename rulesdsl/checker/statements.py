@@ -485,6 +485,9 @@ class Statements(CheckerBase):
         for part in text.parts:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope, unit)
+                read = self.secret_vars_read(part)
+                if read:  # (shown as `?` to the seats that do not know them: Program.secret_reads)
+                    self.secret_reads[id(part)] = tuple(sorted(read))
 
     def s_Break(self, s, scope, unit):
         if not unit.loops:

@@ -121,6 +121,7 @@ class Compiler(Skeleton, Statements):
                                         p.defines[name].expr.span if name in p.defines else None),
                     self._show_type(name))
                    for name in p.shows]
+        g.show_secrets = {name: self.secret_cells(read) for name, read in p.show_secrets.items()}
 
     def _codes(self) -> Code:
         """Every procedure's, hook's and action's code (the skeleton's, code 0, is returned empty:

@@ -41,14 +41,22 @@ class Skeleton:
             *v.logged("st.event(0, f'== round {st.round} ==')")])
         maybe("round start")
         labels["turn"] = b.pc
+        if not p.actions:
+            # A game without actions has no turn's decision for a playout to go straight from: a
+            # playout that will (free == 2, Machine.playout) stops here instead, at a turn's start.
+            b.emit(None, CONTROL, lambda v, at=b.pc: [
+                "if st.free != 2:", Goto(at + 1, ind="    "), "st.options = (); st._texts = None", Halt()])
+        labels["turn seat"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
         b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
             "st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
             *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(g.names)}[_w]}} --')")])
         maybe("turn start")
-        main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
-            self._action_parts()
-        labels["after action"] = g.turn_resume = b.pc  # (code 0's place while a turn's action is asked)
+        if p.actions:  # (a game without actions plays each turn as its hooks: their `choose`s ask)
+            main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
+                self._action_parts()
+        labels["after action"] = b.pc
+        g.turn_resume = b.pc if p.actions else -1  # (code 0's place while a turn's action is asked)
         maybe("turn end")
         game_ends = [self.cond_fn(x) for x in p.game_ends]
         round_ends = [self.cond_fn(x) for x in p.round_ends]
@@ -78,7 +86,7 @@ class Skeleton:
         # Now that labels are known, fill in the cells `end turn/round/game` jump to.
         for what, cell in self.end_cells:
             cell[0] = labels[what]
-        self.turn_cell[:] = labels["turn"] + 1, labels["after action"]
+        self.turn_cell[:] = labels["turn seat"] + 1, labels["after action"]
 
     def next_seat(self) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue

@@ -180,6 +180,12 @@ class Statements(CardMoves, Bounds):
 
         b.emit(s.span, PLAIN, write)
 
+    def secret_cells(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """Every cell of the named `secret` variables (State.secrets_known reads them)."""
+        layout = self.g.var_layout
+        return tuple(c for name in names for c in range(layout[name][0], layout[name][0] + (
+            self.n if layout[name][1] else 1)))
+
     def secret_ref(self, e: ast.Expr) -> tuple | None:
         """The reference of a `secret` variable that `e` names as a whole (`bid`, `p.bid`), else None."""
         if isinstance(e, ast.Name):
@@ -548,6 +554,9 @@ class Statements(CardMoves, Bounds):
                               f"if _se is None: _t.append({words})",
                               f"else: _t.append('\\0'); _s.append(({words}, _se[0], '?'))"]
                     secret = True
+                elif id(part) in self.p.secret_reads:  # worked out from secret values: the same
+                    lines += self._derived_secret_src(part)
+                    secret = True
                 elif self.type(part) in (CARD, ZONE, "list[card]"):
                     lines += [*self._cards_src(part, "_m"), "_t.append(', '.join(['{}'] * len(_m)))", "_h.extend(_m)"]
                 else:
@@ -558,6 +567,18 @@ class Statements(CardMoves, Bounds):
             return v.logged([*lines, "st.event(0, ''.join(_t), tuple(_h))"])
 
         b.emit(s.span, PLAIN, write)
+
+    def _derived_secret_src(self, part: ast.Expr) -> list[str]:
+        """A message's value worked out from secret values (Program.secret_reads): its words to
+        the seats that know them all (and its cards, if it shows some), `?` to the others."""
+        cells = self.source.const(self.secret_cells(self.p.secret_reads[id(part)]))
+        lines = [f"_k = st.secrets_known({cells})"]
+        if self.type(part) in (CARD, ZONE, "list[card]"):  # (and only to those who know the cards)
+            lines += [*self._cards_src(part, "_m"), f"for _c in _m: _k &= {ST.known}[_c]",
+                      f"_w = ', '.join([{self.source.const(self.g.card_text)}[_c] for _c in _m])"]
+        else:
+            lines += [f"_x = {self.expr_src(part)}", f"_w = {self.text_src('_x', self.type(part))}"]
+        return [*lines, "_t.append('\\0')", "_s.append((_w, _k, '?'))"]
 
     def label_fn(self, text: ast.Template | None, params: str = "st, env", nlocals: int | None = None) -> Fn | None:
         """A function giving a `choose` label with its values filled in, as messages show them but
@@ -578,6 +599,9 @@ class Statements(CardMoves, Bounds):
                 base = self.g.var_layout[info.name][0]
                 index = str(base) if ref[0] == "var" else f"{base} + {self.expr_src(ref[2])}"
                 shown = f"('?' if ({index}) in st.secrets else {shown})"
+            elif id(part) in self.p.secret_reads:  # (worked out from secret values: `?` unless all know them)
+                cells = self.source.const(self.secret_cells(self.p.secret_reads[id(part)]))
+                shown = f"('?' if st.secrets_known({cells}) != {self.g.all_mask} else {shown})"
             pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
         return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
 

@@ -242,10 +242,19 @@ class StraightWriter:
     def main_lines(self, naming: Naming) -> list[str]:
         with named(naming):
             c, p = self.c, self.p
-            options = c.turn_options_in_place(c.turn_options_lines())
+            # A straight run begins at a turn's decision, or in a game without actions (which has
+            # none) at a turn's start, before the next seat is found (Compiler._main).
+            options = c.turn_options_in_place(c.turn_options_lines()) if p.actions else []
             if options is None:
                 raise NoStraight("turn options that return early")
-            counted = self.counted_options()
+            counted = self.counted_options() if p.actions else None
+            seat = [*(_TURN + "    " + line for line in ["st.budget -= 1", "if st.budget < 0: st.tick()",
+                                                         *self.c.next_seat()])]
+            if p.actions:  # (resumed at the decision: the turn's start ran on the machine)
+                begin = [_TURN + "if resumed:", _TURN + "    resumed = False", _TURN + "else:", *seat,
+                         *self.hook("turn start", _TURN + "    ")]
+            else:
+                begin = [_TURN + "resumed = False", *(line[4:] for line in seat), *self.hook("turn start", _TURN)]
             # The game's end, its frame's position where the machine's would be.
             finish = [*c.game_over(STRAIGHT_RUN), f"st.stack[-1][1] = {len(self.g.codes[0].kinds)}", "return"]
             game_ends = [_test(c.fresh(info)) for info in p.game_ends]
@@ -253,7 +262,7 @@ class StraightWriter:
             return [
                 "    env = []",
                 *(f"    _seen_{name} = None" for name in self.watched),
-                "    resumed = True",  # the straight run begins at a turn's decision
+                "    resumed = True",  # the straight run begins at a turn's decision (or start)
                 "    while True:",  # a round
                 "        try:",
                 "            if not resumed:",
@@ -263,14 +272,8 @@ class StraightWriter:
                 *self.ended("round start", "                "),
                 "            while True:",  # a turn
                 "                try:",  # `end turn` in the turn's start or its action: to the turn's end
-                "                    if resumed:",
-                "                        resumed = False",
-                "                    else:",
-                "                        st.budget -= 1",
-                "                        if st.budget < 0: st.tick()",
-                *(_TURN + "    " + line for line in self.c.next_seat()),
-                *self.hook("turn start", "                        "),
-                *self.turn(counted, options),
+                *begin,
+                *(self.turn(counted, options) if p.actions else []),
                 "                except _End as e:",
                 "                    if e.what != 'turn': raise",
                 *self.ended("turn end", "                "),

@@ -187,6 +187,7 @@ class Game:
         self.var_types: list[str] = []
         self.defines: dict[str, Callable] = {}
         self.shows: list[tuple[str, Callable, str]] = []
+        self.show_secrets: dict[str, tuple[int, ...]] = {}  # a show line's secret cells: `?` to who knows not all
         self.statistics: list[tuple[str, Callable, str]] = []
         self.invariants: list[tuple[str, Callable, object, str]] = []  # name, test, span, source
         self.scenarios: list[ScenarioRt] = []
@@ -609,7 +610,9 @@ class Game:
 
     def arrange(self, st: State, zone: str, faces: list[str], player: int | None, *, top: bool) -> None:
         zi = self.zone_index(zone, player)
-        wanted = self.face_ids(faces)
+        # By the face's text: kinds may share one (a "7" of each seat's hand), and the zone's own
+        # card of that text is the one to take, whichever kind it is.
+        wanted = [self.face_text[f] for f in self.face_ids(faces)]
 
         def preference(c: int) -> tuple:
             z = st.loc[c]
@@ -620,9 +623,9 @@ class Game:
         chosen: list[int] = []
         taken: set[int] = set()
         for f in wanted:
-            c = next((c for c in order if self.card_face[c] == f and c not in taken), None)
+            c = next((c for c in order if self.card_text[c] == f and c not in taken), None)
             if c is None:
-                raise KeyError(f"not enough cards shown as '{self.face_text[f]}'")
+                raise KeyError(f"not enough cards shown as '{f}'")
             chosen.append(c)
             taken.add(c)
         target = st.zones[zi]

@@ -64,7 +64,11 @@ class Machine:
                     self._advance(self._picked())
                 else:
                     # The machine up to a turn's decision, a decision at a time; straight from there.
-                    while not self.over and self.pending != 0 and self.moves != stop:
+                    # A game without actions has none: its turns' first op stops the machine as a
+                    # turn starts (free == 2), with no options.
+                    if g.turn_resume < 0:
+                        self.free = 2
+                    while not self.over and self.pending != 0 and self.options and self.moves != stop:
                         self.stop = self.moves + 1
                         self._advance(self._picked())
                     self.stop = stop
@@ -118,7 +122,7 @@ class Machine:
             return pick(n)
 
         self.pick = replay
-        self._advance(self._picked())
+        self._advance(self._picked() if self.options else -1)  # (-1: from a turn's start, no decision)
 
     def _picked(self) -> int:
         """The playout's pick among the pending decision's options, checked."""

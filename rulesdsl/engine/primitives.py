@@ -297,6 +297,16 @@ class CardPrimitives:
         ev = (self.turn, level, text, tuple(cards), tuple(known[c] for c in cards))
         self.log.append(ev + (tuple(secrets),) if secrets else ev)
 
+    def secrets_known(self, cells: tuple[int, ...]) -> int:
+        """The seats that know every secret value among `cells` (cells of `vars`): who may be
+        shown a value worked out from them (a `show` line, a `say`, a label)."""
+        mask = self.game.all_mask
+        for k in cells:
+            entry = self.secrets.get(k)
+            if entry is not None:
+                mask &= entry[0]
+        return mask
+
 
 def too_many_places(g, zi: int, n: int) -> None:
     """A grid would grow past its limit (a place far away, or cards moved within it for ever)."""

@@ -171,7 +171,8 @@ class State(Machine, CardPrimitives, HiddenCards):
         self.stop = -1
         # While a straight run lasts, if the pick is a `random.Random`'s randrange: that generator's
         # getrandbits, which the run calls itself for the same numbers (see random_draw), and 1 if
-        # a decision with one option is not asked (`forced=False`), else 0.
+        # a decision with one option is not asked (`forced=False`), else 0. (2 while a playout's
+        # machine plays up to a turn's start, to go straight from there: a game without actions.)
         self.draw: Callable[[int], int] | None = None
         self.free = 0
         self._run()

@@ -101,10 +101,10 @@ def _value_text(st: State, v, t: str) -> str:
 
 
 def _secret_text(st: State, name: str, viewer: int, reveal: bool) -> str | None:
-    """'?' for a shown `secret` variable whose value the viewer does not know, else None."""
-    layout = st.game.var_layout.get(name) if st.secrets else None
-    entry = st.secrets.get(layout[0]) if layout is not None else None
-    return "?" if entry is not None and not reveal and not entry[0] >> viewer & 1 else None
+    """'?' for a shown value that reads a `secret` variable (itself, or worked out from it) whose
+    value the viewer does not know, else None."""
+    cells = st.game.show_secrets.get(name) if st.secrets and not reveal else None
+    return "?" if cells is not None and not st.secrets_known(cells) >> viewer & 1 else None
 
 
 def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8,
