@@ -57,12 +57,13 @@ def random_state(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:
 
 
 def hidden_groups(s: rulesdsl.State, seat: int) -> list[list[int]]:
-    """The cards `seat` does not know, by the group they were last shuffled in."""
-    groups: dict[int, list[int]] = {}
+    """The cards `seat` does not know, by the group they were last shuffled in, and apart from
+    them those whose zone it knows (whereabouts: a twin may not put another face in their place)."""
+    groups: dict[tuple[int, bool], list[int]] = {}
     for z in s.zones:
         for c in z:
             if c is not None and not s.known[c] >> seat & 1:
-                groups.setdefault(s.group[c], []).append(c)
+                groups.setdefault((s.group[c], bool(s.knows_where(c) >> seat & 1)), []).append(c)
     return list(groups.values())
 
 
@@ -214,6 +215,45 @@ def test_no_bot_peeks_at_hidden_cards_among_secret_answers(name, seed):
     for s, rng in states_along(game, seed, STATES):
         if not s.is_over:
             assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.3)
+
+
+# ---------------------------------------------------------------- whereabouts (issue 21)
+
+
+def test_a_passed_card_is_known_to_be_in_the_shuffled_hand():
+    """Alice passes a card to Bob, whose hand is then shuffled: Alice's view says Bob holds it
+    somewhere; once Bob buries a card face down, it may be that one, and the view says nothing."""
+    game = rulesdsl.load(DATA / "passed_cards.rules")
+    s = game.new_game(5)
+    assert s.chooser == 0
+    s.apply(next(t for t in s.move_texts() if t.startswith("pass")))
+    (passed,) = [c for c in range(game.ncards) if s.knows_where(c) & 1]
+    assert s.loc[passed] == game.zone_index("hand", 1)
+    assert f"holds {game.card_text[passed]} somewhere" in s.view(0)
+    assert "somewhere" not in s.view(1)
+    s.apply(next(t for t in s.move_texts() if t.startswith("bury")))
+    assert not s.knows_where(passed) & 1 and "somewhere" not in s.view(0)
+
+
+@settings(max_examples=max(3, settings().max_examples // 6))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_worlds_keep_every_known_whereabouts(seed):
+    """Every world sampled for a seat keeps each card whose zone it knows in that zone, and the
+    seat's view; a twin whose other hidden cards traded faces gives the same worlds and choices."""
+    prog = program(DATA / "passed_cards.rules")
+    game = compile_program(prog)
+    seen = 0
+    for s, rng in states_along(game, seed, 3 * STATES):
+        if s.is_over:
+            continue
+        for p in range(game.players):
+            held = [c for c in range(game.ncards) if s.knows_where(c) >> p & 1]
+            seen += len(held)
+            for k in range(3):
+                w = s.determinize(p, random.Random(seed + k), log=False)
+                assert all(w.loc[c] == s.loc[c] and w.knows_where(c) >> p & 1 for c in held)
+                assert w.view(p) == s.view(p)
+        assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.3)
 
 
 # ---------------------------------------------------------------- generated games

@@ -54,8 +54,34 @@ class HiddenCards:
             s._rename(r, player)
         if s.secrets:
             s._redraw_secrets(bit, rng)
+        if s.where:  # (others' whereabouts would name real cards; the player's own follow the cards)
+            s.where = {c: bit for c, m in s.where.items() if m & bit}
         s.rng = rng.getrandbits(64)
         return s
+
+    def knows_where(self, c: int) -> int:
+        """The seats that know which zone holds card c without knowing its face: those that knew it
+        when its hand or grid was shuffled (`where`), as long as every card of that shuffle they do
+        not know is still in that zone. A card of it gone elsewhere unseen may be c."""
+        m = self.where.get(c, 0) & ~self.known[c]
+        if not m:
+            return 0
+        g, known, loc, group = self.game, self.known, self.loc, self.group
+        z, gid = loc[c], group[c]
+        for d in range(g.ncards):
+            if group[d] == gid and loc[d] != z:
+                m &= known[d]
+                if not m:
+                    break
+        return m
+
+    def whereabouts(self, player: int) -> dict[int, list[int]]:
+        """Zone -> the cards `player` knows it holds, though not their faces' places."""
+        out: dict[int, list[int]] = {}
+        for c in sorted(self.where):
+            if self.knows_where(c) >> player & 1:
+                out.setdefault(self.loc[c], []).append(c)
+        return out
 
     def _redraw_secrets(self, bit: int, rng) -> None:
         """Every secret answer the player does not know drawn again from the options it was chosen

@@ -261,12 +261,28 @@ class CardPrimitives:
         learn = g.zone_learn[zi]
         mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
         known = self.known
+        if g.zone_shape[zi] or self.where:  # a hand or a grid: who knew a card still knows it is there
+            self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1)
         group = self.group
         gid = g.nzones + self.shuffles
         self.shuffles += 1
         for c in cards:
             known[c] = mask
             group[c] = gid
+
+    def _keep_whereabouts(self, cards: list[int], mask: int) -> None:
+        """Before cards of a hand or grid are shuffled: each seat that knew one, by face or by
+        whereabouts, keeps knowing that the zone holds it (and not where in it). A stack's shuffle
+        (mask -1) keeps none: its new group says which cards it holds (hidden.py)."""
+        known, where = self.known, self.where
+        mixed = set(cards)
+        new = {c: m for c, m in where.items() if c not in mixed} if where else {}
+        for c in cards:
+            m = (known[c] | (self.knows_where(c) if c in where else 0)) & ~mask & self.game.all_mask
+            if m:
+                new[c] = m
+        if new or where:
+            self.where = new
 
     def swap_cards(self, a: int, b: int) -> None:
         if a == b:

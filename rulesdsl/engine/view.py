@@ -52,6 +52,15 @@ def _group(faces: list[str]) -> str:
 
 
 def zone_text(st: State, zi: int, viewer: int, reveal: bool = False, hide: frozenset = frozenset()) -> str:
+    text = _zone_text(st, zi, viewer, reveal, hide)
+    if st.where and not reveal and 0 <= viewer < st.game.players:
+        held = [c for c in st.whereabouts(viewer).get(zi, ()) if c not in hide]
+        if held:  # (a card it knew before the zone was shuffled: which one of its places, unknown)
+            text += f"; holds {' '.join(st.game.card_text[c] for c in held)} somewhere"
+    return text
+
+
+def _zone_text(st: State, zi: int, viewer: int, reveal: bool, hide: frozenset) -> str:
     g = st.game
     cards = st.zones[zi]
     if g.zone_shape[zi] == GRID:
