@@ -139,4 +139,6 @@ class Program:
     secret_assigns: dict[int, int] = attrs.Factory(dict)
     secret_clears: dict[int, tuple[int, ...]] = attrs.Factory(dict)
     secret_reveals: dict[int, tuple] = attrs.Factory(dict)
+    # Per `show CARDS.attr to P` (partial knowledge), the attribute shown.
+    partial_shows: dict[int, str] = attrs.Factory(dict)
     races: dict[int, tuple] = attrs.Factory(dict)

@@ -37,6 +37,8 @@ def _face(st: State, c: int | None, viewer: int, reveal: bool, hide: frozenset =
         return "_"
     if reveal or (st.known[c] >> viewer & 1 and c not in hide):
         return st.game.card_text[c]
+    if st.partial and c not in hide:
+        return st.game.partial_text(st, c, viewer) or "?"
     return "?"
 
 
@@ -75,9 +77,13 @@ def _zone_text(st: State, zi: int, viewer: int, reveal: bool, hide: frozenset) -
         known = [c for c in ordered if reveal or (st.known[c] >> viewer & 1 and c not in hide)]
         if len(known) == n:
             return _group([g.card_text[c] for c in ordered])
-        if not known:
+        faces = [g.card_text[c] for c in known]
+        if st.partial:  # (then the cards of which the viewer knows some attributes)
+            faces += sorted(f for f in (_face(st, c, viewer, reveal, hide) for c in ordered if c not in known)
+                            if f != "?")
+        if not faces:
             return f"{n} card{'s' if n > 1 else ''}"
-        return f"{n} cards; known: {_group([g.card_text[c] for c in known])}"
+        return f"{n} cards; known: {_group(faces)}"
     # A stack, bottom to top.
     faces = [_face(st, c, viewer, reveal, hide) for c in cards]
     if all(f == "?" for f in faces):
