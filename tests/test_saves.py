@@ -462,3 +462,17 @@ def test_save_keeps_whereabouts_and_refuses_a_card_listed_twice():
     data["where"] = data["where"] * 2
     with pytest.raises(BadSave, match=r"where\[1\]\[0\]"):
         type(s).from_json(game, json.dumps(data))
+
+
+def test_save_keeps_partial_knowledge_and_refuses_masks_of_the_wrong_number():
+    """The colours a seat was shown (issue 21) are saved; masks not one per attribute are refused."""
+    game = load(ROOT / "tests" / "data" / "colour_hints.rules", players=2)
+    s = game.new_game(3)
+    s.apply("colour r")
+    assert s.partial
+    t = type(s).from_json(game, s.to_json())
+    assert t.partial == s.partial and t.view(1) == s.view(1)
+    data = json.loads(s.to_json())
+    data["partial"][0][1].append(0)
+    with pytest.raises(BadSave, match=r"partial\[0\]\[1\]"):
+        type(s).from_json(game, json.dumps(data))
