@@ -172,7 +172,9 @@ class Player:
         g = st.game
         bit = 1 << self.seat
         for c in range(g.ncards):
-            if st.known[c] & bit:
+            # (a face, or some of a card's attributes, or which hand holds it: all fade alike)
+            if st.known[c] & bit or (st.partial and any(m & bit for m in st.partial.get(c, ()))) \
+                    or (st.where and st.knows_where(c) & bit):
                 self.learned.setdefault(c, st.turn)
             else:
                 self.learned.pop(c, None)

@@ -877,3 +877,27 @@ def test_an_initial_value_that_reads_the_game_is_located(init):
     ds = diagnostics(text)
     assert any(d.message == "an initial value must not depend on the game in progress" for d in ds)
     assert all(line_of(text, d.span.line).startswith("var early") for d in ds)
+
+
+# ---------------------------------------------------------------- partial knowledge (issue 21)
+
+
+def test_showing_an_attribute_cards_do_not_have_is_located():
+    text = edit("    move c to pile\n",
+                "    move c to pile\n    show (next(me).hand where it is num).colour to next(me)\n")
+    d = the_error(text)
+    assert "cards have no attribute 'colour' to show" in d.message and pointed(d, text) == "colour"
+    assert "value" in (d.hint or "")
+
+
+def test_showing_an_attribute_of_cards_and_of_one_card_checks():
+    text = edit("    move c to pile\n", "    move c to pile\n    show c.value to next(me)\n"
+                "    show next(me).hand.kind to me\n")
+    game = rulesdsl.load_text(text, path=PATH)
+    assert game.partial_attrs == ("kind", "value")
+
+
+def test_showing_an_attribute_of_a_number_is_refused_where_it_is_read():
+    text = edit("    move c to pile\n", "    move c to pile\n    show me.score.value to me\n")
+    d = the_error(text)
+    assert d.message == "a number has no attribute 'value'" and where(d) == (35, 19)

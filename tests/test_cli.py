@@ -470,3 +470,16 @@ def test_tamalo_memory_hides_what_was_seen_earlier():
     views = out.split("Your moves:")
     assert row in views[0]  # the near row, just seen
     assert row not in views[-1]  # hidden again in a later turn
+
+
+def test_memory_fades_a_colour_shown_as_it_fades_a_face():
+    """Partial knowledge (issue 21) under --memory: the colours bob showed alice are in her next
+    view, and `?` again in the one after; without --memory they stay."""
+    hints = str(ROOT / "tests" / "data" / "colour_hints.rules")
+    views = {}
+    for extra in ([], ["--memory"]):
+        _, out, _ = run("play", hints, "--players", "2", "--seed", "3", *extra, stdin="2\n" * 4)
+        views[bool(extra)] = [v for v in out.split("Your moves:") if "you are alice" in v]
+    assert "alice (you)  3 cards; known: ?r×2" in views[True][1]
+    assert "known" not in views[True][2].split("Recent events")[0]
+    assert "alice (you)  3 cards; known: ?r×2" in views[False][2]

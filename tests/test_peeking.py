@@ -57,13 +57,23 @@ def random_state(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:
 
 
 def hidden_groups(s: rulesdsl.State, seat: int) -> list[list[int]]:
-    """The cards `seat` does not know, by the group they were last shuffled in."""
-    groups: dict[int, list[int]] = {}
+    """The cards `seat` does not know, by the group they were last shuffled in, and apart from
+    them those whose zone it knows (whereabouts: a twin may not put another face in their place)."""
+    groups: dict[tuple, list[int]] = {}
     for z in s.zones:
         for c in z:
             if c is not None and not s.known[c] >> seat & 1:
-                groups.setdefault(s.group[c], []).append(c)
+                key = (s.group[c], bool(s.knows_where(c) >> seat & 1), *told(s, c, seat))
+                groups.setdefault(key, []).append(c)
     return list(groups.values())
+
+
+def told(s: rulesdsl.State, c: int, seat: int) -> list:
+    """The attributes of card c that `seat` was shown (partial knowledge), with their values."""
+    masks = s.partial.get(c)
+    if masks is None:
+        return []
+    return [(a, s.game.attrs[a][c]) for a, m in zip(s.game.partial_attrs, masks, strict=True) if m >> seat & 1]
 
 
 def twin(prog, s: rulesdsl.State, sigma: dict[int, int]) -> rulesdsl.State:
@@ -214,6 +224,63 @@ def test_no_bot_peeks_at_hidden_cards_among_secret_answers(name, seed):
     for s, rng in states_along(game, seed, STATES):
         if not s.is_over:
             assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.3)
+
+
+# ---------------------------------------------------------------- whereabouts (issue 21)
+
+
+def test_a_passed_card_is_known_to_be_in_the_shuffled_hand():
+    """Alice passes a card to Bob, whose hand is then shuffled: Alice's view says Bob holds it
+    somewhere; once Bob buries a card face down, it may be that one, and the view says nothing."""
+    game = rulesdsl.load(DATA / "passed_cards.rules")
+    s = game.new_game(5)
+    assert s.chooser == 0
+    s.apply(next(t for t in s.move_texts() if t.startswith("pass")))
+    (passed,) = [c for c in range(game.ncards) if s.knows_where(c) & 1]
+    assert s.loc[passed] == game.zone_index("hand", 1)
+    assert f"holds {game.card_text[passed]} somewhere" in s.view(0)
+    assert "somewhere" not in s.view(1)
+    s.apply(next(t for t in s.move_texts() if t.startswith("bury")))
+    assert not s.knows_where(passed) & 1 and "somewhere" not in s.view(0)
+
+
+def test_a_colour_shown_is_known_to_that_seat_alone():
+    """`show (...).color to P`: P's view and log read the colours (`?r`), the others' `?`."""
+    game = rulesdsl.load(DATA / "colour_hints.rules", players=2)
+    s = game.new_game(3)
+    red = [c for c in s.zones[game.zone_index("hand", 1)] if game.attrs["color"][c] == "r"]
+    s.apply("colour r")
+    assert red and "known: " + " ".join(["?r"] * len(red)).replace("?r ?r", "?r×2") in s.view(1)
+    (theirs,) = [e for e in s.events_for(0) if " is shown the color of " in e]
+    (mine,) = [e for e in s.events_for(1) if " is shown the color of " in e]
+    assert "known" not in s.view(0) and theirs.endswith(": ?")
+    assert mine.endswith(": " + " ".join(["r"] * len(red)))
+
+
+@pytest.mark.parametrize("name", ["passed_cards.rules", "colour_hints.rules"])
+@settings(max_examples=max(3, settings().max_examples // 6))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_worlds_keep_every_known_whereabouts_and_attribute(name, seed):
+    """Every world sampled for a seat keeps each card whose zone it knows in that zone, a card of
+    each shown colour or rank in each place it was shown of, and the seat's view and moves; a twin
+    whose other hidden cards traded faces gives the same worlds and choices."""
+    prog = program(DATA / name)
+    game = compile_program(prog)
+    for s, rng in states_along(game, seed, 3 * STATES):
+        if s.is_over:
+            continue
+        for p in range(game.players):
+            held = [c for c in range(game.ncards) if s.knows_where(c) >> p & 1]
+            places = [(zi, i, told(s, c, p)) for zi, z in enumerate(s.zones) for i, c in enumerate(z)
+                      if c is not None and told(s, c, p)]
+            for k in range(3):
+                w = s.determinize(p, random.Random(seed + k), log=False)
+                assert all(w.loc[c] == s.loc[c] and w.knows_where(c) >> p & 1 for c in held)
+                assert all(told(w, w.zones[zi][i], p) == known for zi, i, known in places)
+                assert w.view(p) == s.view(p)
+                if p == s.chooser:
+                    assert w.move_texts() == s.move_texts()
+        assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.3)
 
 
 # ---------------------------------------------------------------- generated games

@@ -448,3 +448,31 @@ def test_save_keeps_a_value_that_is_a_zone_following_that_zone():
     assert st.counters == loaded.counters and st.counter("seen", 0) == 22
     with pytest.raises(BadSave, match="zone"):
         game.state_from_json(text.replace('{"zone":', '{"zone":99,"x":'))
+
+
+def test_save_keeps_whereabouts_and_refuses_a_card_listed_twice():
+    """Who knows which hand holds a card (issue 21) is saved; a card listed twice is refused."""
+    game = load(ROOT / "tests" / "data" / "passed_cards.rules", players=2)
+    s = game.new_game(5)
+    s.apply(next(t for t in s.move_texts() if t.startswith("pass")))
+    assert s.where
+    t = type(s).from_json(game, s.to_json())
+    assert t.where == s.where and t.view(0) == s.view(0)
+    data = json.loads(s.to_json())
+    data["where"] = data["where"] * 2
+    with pytest.raises(BadSave, match=r"where\[1\]\[0\]"):
+        type(s).from_json(game, json.dumps(data))
+
+
+def test_save_keeps_partial_knowledge_and_refuses_masks_of_the_wrong_number():
+    """The colours a seat was shown (issue 21) are saved; masks not one per attribute are refused."""
+    game = load(ROOT / "tests" / "data" / "colour_hints.rules", players=2)
+    s = game.new_game(3)
+    s.apply("colour r")
+    assert s.partial
+    t = type(s).from_json(game, s.to_json())
+    assert t.partial == s.partial and t.view(1) == s.view(1)
+    data = json.loads(s.to_json())
+    data["partial"][0][1].append(0)
+    with pytest.raises(BadSave, match=r"partial\[0\]\[1\]"):
+        type(s).from_json(game, json.dumps(data))

@@ -139,6 +139,8 @@ class Program:
     secret_assigns: dict[int, int] = attrs.Factory(dict)
     secret_clears: dict[int, tuple[int, ...]] = attrs.Factory(dict)
     secret_reveals: dict[int, tuple] = attrs.Factory(dict)
+    # Per `show CARDS.attr to P` (partial knowledge), the attribute shown.
+    partial_shows: dict[int, str] = attrs.Factory(dict)
     races: dict[int, tuple] = attrs.Factory(dict)
     # What is shown of a value worked out from `secret` variables: per `{...}` of a `say` or a
     # label (by node identity) and per `show` line, the secret variables it may read, directly or

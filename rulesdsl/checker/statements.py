@@ -14,6 +14,7 @@ from .types import (
     BUILTIN_FUNCS,
     BUILTIN_VALUES,
     CARD,
+    CARD_BUILTIN_ATTRS,
     DIRECTION,
     INT,
     NONE,
@@ -178,8 +179,26 @@ class Statements(CheckerBase):
         self._reveal(s, scope, unit, "revealed")
 
     def s_ShowTo(self, s: ast.ShowTo, scope, unit):
-        self._reveal(s, scope, unit, "shown")
+        if not self._show_attr(s, scope, unit):
+            self._reveal(s, scope, unit, "shown")
         self.want(s.who, PLAYER, scope, unit, "who sees it")
+
+    def _show_attr(self, s: ast.ShowTo, scope, unit) -> bool:
+        """`show CARDS.attr to P` (partial knowledge): P learns one attribute of each card, not its
+        face. False if `s.what` is not an attribute of a card or cards (a face or a secret value)."""
+        e = s.what
+        if not isinstance(e, ast.Attr):
+            return False
+        t = self.expr(e.obj, scope, unit)
+        if t not in (CARD, ZONE, "list[card]"):
+            return t == ANY  # (an error said already, or of no known type: nothing more to say)
+        if e.name not in self.attr_types and e.name not in CARD_BUILTIN_ATTRS:
+            have = [*self.attr_types, *CARD_BUILTIN_ATTRS]
+            self.error(e.name_span, f"cards have no attribute '{e.name}' to show",
+                       did_you_mean(e.name, have) or f"cards have: {', '.join(have)}")
+        else:
+            self.partial_shows[id(s)] = e.name
+        return True
 
     def _reveal(self, s, scope, unit, what: str) -> None:
         """A card or cards (everyone, or one seat, learns them), or a `secret` variable's value."""

@@ -337,6 +337,13 @@ class CardMoves:
         return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: {ST.known}[_c] {update}"]
 
     def s_ShowTo(self, s: ast.ShowTo, b):
+        attr = self.p.partial_shows.get(id(s))
+        if attr is not None:  # `show CARDS.attr to P`: partial knowledge (State.show_attr)
+            self._card_op(s, b, lambda s, v: [*self._cards_src(s.what.obj, "_m"), f"_w = {self.expr_src(s.who)}",
+                                              f"if _w is not None: st.show_attr(_m, "
+                                              f"{self.g.partial_attrs.index(attr)}, _w)"],
+                          parts=[s.what.obj, s.who])
+            return
         self._card_op(s, b, self._show_src, parts=[s.what, s.who])
 
     def _show_src(self, s: ast.ShowTo, v: Variant) -> list[str]:

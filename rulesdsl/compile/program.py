@@ -281,7 +281,18 @@ class Compiler(Skeleton, Statements):
         g.card_kind, g.card_face, g.card_text = tuple(kinds), tuple(face_ids), tuple(texts)
         g.attrs = {a: tuple(v) for a, v in g.attrs.items()}
         g.attrs["kind"] = tuple(p.kinds[k].name for k in kinds)
+        g.partial_attrs = tuple(sorted(set(p.partial_shows.values())))
+        if g.partial_attrs:
+            g.kind_text = [self._kind_text(k) for k in p.kinds]
+            g.attr_words = {a: tuple(_show_value(v) for v in vs) for a, vs in g.attrs.items()}
         self._start_zones = by_zone
+
+    @staticmethod
+    def _kind_text(k) -> tuple[tuple[str, bool], ...]:
+        """How a face of kind k is written: (text, False) or (attribute, True), in order."""
+        if k.shown is None:
+            return (("kind", True), *[part for a in k.attrs for part in ((" ", False), (a, True))])
+        return tuple((part, False) if isinstance(part, str) else (part.id, True) for part in k.shown.parts)
 
     def _face_text(self, k, values: dict) -> str:
         if k.shown is None:

@@ -161,6 +161,12 @@ class Game:
         self.card_text: tuple[str, ...] = ()
         self.face_text: list[str] = []
         self.attrs: dict[str, tuple] = {}
+        # Partial knowledge: the attributes some `show CARDS.attr to P` shows (State.partial holds
+        # per card one mask of seats per attribute, in this order), and per kind how its face is
+        # written (texts, and attribute names where a value goes), for a face half known.
+        self.partial_attrs: tuple[str, ...] = ()
+        self.kind_text: list[tuple[tuple[str, bool], ...]] = []
+        self.attr_words: dict[str, tuple[str, ...]] = {}  # per attribute, each card's value as written
         # zones: one instance per global zone, one per player for the others
         self.nzones = 0
         self.zone_names: list[str] = []
@@ -504,6 +510,19 @@ class Game:
         if elem == "bool":
             return "yes" if v else "no"
         return str(v)
+
+    def partial_text(self, st: State, c: int, viewer: int) -> str | None:
+        """Card c's face as far as `viewer` knows it from partial knowledge (`?r`, `gem ? r`), or
+        None if it knows none of its attributes."""
+        masks = st.partial.get(c)
+        if masks is None:
+            return None
+        known = {a for a, m in zip(self.partial_attrs, masks, strict=True) if m >> viewer & 1}
+        if not known:
+            return None
+        words = self.attr_words
+        return "".join(words[x][c] if x in known else "?" if attr else x
+                       for x, attr in self.kind_text[self.card_kind[c]])
 
     def card_option_text(self, st: State, viewer: int, c: int) -> str:
         zi = st.loc[c]

@@ -45,17 +45,80 @@ class HiddenCards:
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
         rank = self.game.card_rank
+        partial = self.partial
         for cards in hidden.values():
             if len(cards) > 1:
                 ids = sorted(cards, key=rank.__getitem__)
                 rng.shuffle(ids)
+                if partial and any(c in partial for c in cards):
+                    ids = self._matched(cards, ids, bit)
                 r.update(zip(cards, ids, strict=True))
         if r:
             s._rename(r, player)
         if s.secrets:
             s._redraw_secrets(bit, rng)
+        if s.where:  # (others' whereabouts would name real cards; the player's own follow the cards)
+            s.where = {c: bit for c, m in s.where.items() if m & bit}
         s.rng = rng.getrandbits(64)
         return s
+
+    def _matched(self, places: list[int], ids: list[int], bit: int) -> list[int]:
+        """The cards `ids` (shuffled) dealt to the places where the cards `places` are, each place
+        whose attributes the player knows (partial knowledge) getting a card with those values:
+        the most constrained places first, each taking the first card of `ids` that fits, with
+        augmenting paths when none is left (one always exists: the real deal). The rest take the
+        cards left in `ids`' order, so only what the player knows and the shuffle decide."""
+        g = self.game
+        attrs = [g.attrs[a] for a in g.partial_attrs]
+        wants: list[tuple[int, tuple]] = []  # (place, ((attribute values, value), ...))
+        for i, c in enumerate(places):
+            masks = self.partial.get(c)
+            if masks is not None:
+                want = tuple((vals, vals[c]) for vals, m in zip(attrs, masks, strict=True) if m & bit)
+                if want:
+                    wants.append((i, want))
+        fits = {i: [d for d in ids if all(vals[d] == v for vals, v in want)] for i, want in wants}
+        wants.sort(key=lambda w: len(fits[w[0]]))
+        owner: dict[int, int] = {}  # card -> the constrained place it went to
+        dealt: dict[int, int] = {}
+
+        def place(i: int, seen: set[int]) -> bool:
+            for d in fits[i]:
+                if d not in seen:
+                    seen.add(d)
+                    if d not in owner or place(owner[d], seen):
+                        owner[d], dealt[i] = i, d
+                        return True
+            return False
+
+        for i, _ in wants:
+            place(i, set())
+        left = iter([d for d in ids if d not in owner])
+        return [dealt[i] if i in dealt else next(left) for i in range(len(places))]
+
+    def knows_where(self, c: int) -> int:
+        """The seats that know which zone holds card c without knowing its face: those that knew it
+        when its hand or grid was shuffled (`where`), as long as every card of that shuffle they do
+        not know is still in that zone. A card of it gone elsewhere unseen may be c."""
+        m = self.where.get(c, 0) & ~self.known[c]
+        if not m:
+            return 0
+        g, known, loc, group = self.game, self.known, self.loc, self.group
+        z, gid = loc[c], group[c]
+        for d in range(g.ncards):
+            if group[d] == gid and loc[d] != z:
+                m &= known[d]
+                if not m:
+                    break
+        return m
+
+    def whereabouts(self, player: int) -> dict[int, list[int]]:
+        """Zone -> the cards `player` knows it holds, though not their faces' places."""
+        out: dict[int, list[int]] = {}
+        for c in sorted(self.where):
+            if self.knows_where(c) >> player & 1:
+                out.setdefault(self.loc[c], []).append(c)
+        return out
 
     def _redraw_secrets(self, bit: int, rng) -> None:
         """Every secret answer the player does not know drawn again from the options it was chosen
@@ -78,6 +141,8 @@ class HiddenCards:
             self.known[d] = old_known[c]
             self.group[d] = old_group[c]
         get = r.get
+        if self.partial:  # (what is known of a place's attributes stays with the place)
+            self.partial = {get(c, c): m for c, m in self.partial.items()}
         for z in self.zones:  # in place: a value that is a zone's list still is
             z[:] = [get(c, c) for c in z]
         for cells, ones, lists in ((self.vars, g.card_vars, g.cardlist_vars),

@@ -261,12 +261,50 @@ class CardPrimitives:
         learn = g.zone_learn[zi]
         mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
         known = self.known
+        if g.zone_shape[zi] or self.where:  # a hand or a grid: who knew a card still knows it is there
+            self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1)
+        if self.partial:  # (a place's attributes are forgotten with its face)
+            for c in cards:
+                self.partial.pop(c, None)
         group = self.group
         gid = g.nzones + self.shuffles
         self.shuffles += 1
         for c in cards:
             known[c] = mask
             group[c] = gid
+
+    def _keep_whereabouts(self, cards: list[int], mask: int) -> None:
+        """Before cards of a hand or grid are shuffled: each seat that knew one, by face or by
+        whereabouts, keeps knowing that the zone holds it (and not where in it). A stack's shuffle
+        (mask -1) keeps none: its new group says which cards it holds (hidden.py)."""
+        known, where = self.known, self.where
+        mixed = set(cards)
+        new = {c: m for c, m in where.items() if c not in mixed} if where else {}
+        for c in cards:
+            m = (known[c] | (self.knows_where(c) if c in where else 0)) & ~mask & self.game.all_mask
+            if m:
+                new[c] = m
+        if new or where:
+            self.where = new
+
+    def show_attr(self, cards: list[int], a: int, seat: int) -> None:
+        """`show CARDS.attr to seat`: the seat learns attribute a (of `game.partial_attrs`) of each
+        card, not its face. Logged with the values as a secret: the others read `?` unless they
+        know every face."""
+        g = self.game
+        partial, bit, n = self.partial, 1 << seat, len(g.partial_attrs)
+        for c in cards:
+            masks = partial.get(c) or (0,) * n
+            partial[c] = masks[:a] + (masks[a] | bit,) + masks[a + 1:]
+        if self.log is not None and cards:
+            attr = g.partial_attrs[a]
+            every = g.all_mask  # (and those who know every face)
+            for c in cards:
+                every &= self.known[c]
+            knows = bit | every
+            words = " ".join(g.attr_words[attr][c] for c in cards)
+            places = ", ".join(g.place_text(self, c) for c in cards)
+            self.event(0, f"{g.names[seat]} is shown the {attr} of {places}: \0", (), ((words, knows, "?"),))
 
     def swap_cards(self, a: int, b: int) -> None:
         if a == b:

@@ -28,8 +28,8 @@ MAX_DEPTH = 6
 NUMBER_LIMIT = 1 << 64
 FIELDS = ("format", "game", "fingerprint", "players", "params", "zones", "known", "group", "counters", "vars",
           "rng", "turn_order", "progress", "stack", "pending", "options", "over", "winners", "ranking", "log",
-          "secrets")
-OPTIONAL = frozenset(("secrets",))  # written only when it holds something
+          "secrets", "where", "partial")
+OPTIONAL = frozenset(("secrets", "where", "partial"))  # written only when it holds something
 
 
 class BadSave(ValueError):
@@ -253,6 +253,32 @@ class _Checker:
             out.append((x[0], x[1], x[2]))
         return tuple(out)
 
+    def where(self, items: object) -> dict[int, int]:
+        """Whereabouts: each card once, with the seats (some) that knew it when it was shuffled."""
+        g = self.g
+        out: dict[int, int] = {}
+        for j, x in enumerate(_list(items, "where")):
+            c, mask = _list(x, f"where[{j}]", 2)
+            _int(c, f"where[{j}][0] (card)", 0, g.ncards)
+            if c in out:
+                raise BadSave(f"where[{j}][0] (card)", f"card {c} is listed twice")
+            _int(mask, f"where[{j}][1] (who knows)", 1, g.all_mask + 1)
+            out[c] = mask
+        return out
+
+    def partial(self, items: object) -> dict[int, tuple[int, ...]]:
+        """Partial knowledge: each card once, with one mask of seats per attribute shown."""
+        g = self.g
+        out: dict[int, tuple[int, ...]] = {}
+        for j, x in enumerate(_list(items, "partial")):
+            c, masks = _list(x, f"partial[{j}]", 2)
+            _int(c, f"partial[{j}][0] (card)", 0, g.ncards)
+            if c in out:
+                raise BadSave(f"partial[{j}][0] (card)", f"card {c} is listed twice")
+            masks = _list(masks, f"partial[{j}][1] (who knows)", len(g.partial_attrs))
+            out[c] = tuple(_int(m, f"partial[{j}][1][{i}]", 0, g.all_mask + 1) for i, m in enumerate(masks))
+        return out
+
     def secrets(self, items: object, variables: list) -> dict[int, tuple[int, list]]:
         """Who knows each secret answer, and the options it was chosen from: only cells of `secret`
         variables, a mask that leaves someone out, options of the variable's type that hold its value."""
@@ -353,6 +379,8 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.counters = list(counters)
     s.vars = list(variables)
     s.secrets = ck.secrets(data["secrets"], s.vars) if "secrets" in data else {}
+    s.where = ck.where(data["where"]) if "where" in data else {}
+    s.partial = ck.partial(data["partial"]) if "partial" in data else {}
     s.rng = rng
     s.current, s.direction, s.next_player, s.continue_from = current, order[1], next_player, continue_from
     s.round, s.turn, s.moves = rounds, turns, moves

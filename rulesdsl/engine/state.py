@@ -125,7 +125,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop", "counts",
-        "draw", "free", "secrets",
+        "draw", "free", "secrets", "where", "partial",
     )
 
     def __init__(self, game: CompiledGame, seed: int, log: bool = True):
@@ -146,6 +146,13 @@ class State(Machine, CardPrimitives, HiddenCards):
         # Per cell of `vars` holding a secret choose's answer: (the seats that know it, the options
         # it was chosen from). Empty in a game with no `secret` variable.
         self.secrets: dict[int, tuple[int, list]] = {}
+        # Whereabouts: card -> the seats that knew it when its hand or grid was last shuffled (they
+        # still know which zone holds it while its group stays there: hidden.py). Replaced, never
+        # changed in place, so copies share it; empty in a game that never shuffles a hand or grid.
+        self.where: dict[int, int] = {}
+        # Partial knowledge: card -> per attribute of `game.partial_attrs` the seats that know its
+        # value (`show CARDS.attr to P`). Empty in a game without such a `show`.
+        self.partial: dict[int, tuple[int, ...]] = {}
         self.rng = seed_state(seed)
         self.current = 0
         self.direction = 1
@@ -274,6 +281,8 @@ class State(Machine, CardPrimitives, HiddenCards):
         s.counters = self.counters[:]
         s.vars = self.vars[:]
         s.secrets = dict(self.secrets) if self.secrets else {}
+        s.where = self.where
+        s.partial = dict(self.partial) if self.partial else {}
         s.rng = self.rng
         s.current = self.current
         s.direction = self.direction
@@ -358,6 +367,10 @@ class State(Machine, CardPrimitives, HiddenCards):
         }
         if self.secrets:  # (only then: the saves of games without secrets stay as they were)
             data["secrets"] = [[k, m, list(opts)] for k, (m, opts) in sorted(self.secrets.items())]
+        if self.where:
+            data["where"] = sorted([c, m] for c, m in self.where.items())
+        if self.partial:
+            data["partial"] = sorted([c, list(m)] for c, m in self.partial.items())
         return json.dumps(data, separators=(",", ":"))
 
     def _zone_refs(self) -> tuple[list, list, list]:

@@ -37,6 +37,8 @@ def _face(st: State, c: int | None, viewer: int, reveal: bool, hide: frozenset =
         return "_"
     if reveal or (st.known[c] >> viewer & 1 and c not in hide):
         return st.game.card_text[c]
+    if st.partial and c not in hide:
+        return st.game.partial_text(st, c, viewer) or "?"
     return "?"
 
 
@@ -52,6 +54,15 @@ def _group(faces: list[str]) -> str:
 
 
 def zone_text(st: State, zi: int, viewer: int, reveal: bool = False, hide: frozenset = frozenset()) -> str:
+    text = _zone_text(st, zi, viewer, reveal, hide)
+    if st.where and not reveal and 0 <= viewer < st.game.players:
+        held = [c for c in st.whereabouts(viewer).get(zi, ()) if c not in hide]
+        if held:  # (a card it knew before the zone was shuffled: which one of its places, unknown)
+            text += f"; holds {' '.join(st.game.card_text[c] for c in held)} somewhere"
+    return text
+
+
+def _zone_text(st: State, zi: int, viewer: int, reveal: bool, hide: frozenset) -> str:
     g = st.game
     cards = st.zones[zi]
     if g.zone_shape[zi] == GRID:
@@ -66,9 +77,13 @@ def zone_text(st: State, zi: int, viewer: int, reveal: bool = False, hide: froze
         known = [c for c in ordered if reveal or (st.known[c] >> viewer & 1 and c not in hide)]
         if len(known) == n:
             return _group([g.card_text[c] for c in ordered])
-        if not known:
+        faces = [g.card_text[c] for c in known]
+        if st.partial:  # (then the cards of which the viewer knows some attributes)
+            faces += sorted(f for f in (_face(st, c, viewer, reveal, hide) for c in ordered if c not in known)
+                            if f != "?")
+        if not faces:
             return f"{n} card{'s' if n > 1 else ''}"
-        return f"{n} cards; known: {_group([g.card_text[c] for c in known])}"
+        return f"{n} cards; known: {_group(faces)}"
     # A stack, bottom to top.
     faces = [_face(st, c, viewer, reveal, hide) for c in cards]
     if all(f == "?" for f in faces):
