@@ -95,7 +95,8 @@ def test_a_comment_line_under_an_end_of_line_comment_goes_on_with_it():
     text = ("param a = 1       # one, which goes\n                  #   on here\n                  #   and here\n"
             "\n      # but one after a blank line is laid out\nparam b = 2\n")
     assert format_text(text) == ("param a = 1       # one, which goes\n                  #   on here\n"
-                                 "                  #   and here\n\n# but one after a blank line is laid out\nparam b = 2\n")
+                                 "                  #   and here\n\n"
+                                 "# but one after a blank line is laid out\nparam b = 2\n")
 
 
 @pytest.mark.parametrize("seed", range(4))
