@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import attrs
@@ -123,6 +124,14 @@ def parse_file(path: str | Path) -> ast.RulesFile:
     return parse_text(read_file(path), str(path))
 
 
+@lru_cache(maxsize=128)
+def _parsed(text: str, path: str) -> ast.RulesFile:
+    """A file's tree, shared by the loads of the same text (the tree is frozen): `rulesdsl test`
+    loads a game again for each number of players and parameters it tries, and parsing is most of
+    a load. Read anew each time, so an edited file is parsed anew."""
+    return parse_text(text, path)
+
+
 class _Loader:
     """One load: the roots, and how many files it has read (see MAX_FILES)."""
 
@@ -138,7 +147,7 @@ class _Loader:
             verb = "extends" if isinstance(via, ast.Extends) else "imports"
             raise RulesError([Diagnostic(via.span if via else None,
                                          f"'{path}' {verb} itself (through {len(chain)} files)")])
-        f = parse_text(text, str(path))
+        f = _parsed(text, str(path))
         return self.declarations(f, key, chain)
 
     def locate(self, written: str, folder: Path) -> Path:
