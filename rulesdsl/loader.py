@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import attrs
@@ -123,6 +124,14 @@ def parse_file(path: str | Path) -> ast.RulesFile:
     return parse_text(read_file(path), str(path))
 
 
+@lru_cache(maxsize=16)  # (a few files: a game and what it imports; bounded, so memory is)
+def _parsed(text: str, path: str) -> ast.RulesFile:
+    """A file's tree, shared by the loads of the same text (the tree is frozen): `rulesdsl test`
+    loads a game again for each number of players and parameters it tries, and parsing is most of
+    a load. Read anew each time, so an edited file is parsed anew."""
+    return parse_text(text, path)
+
+
 class _Loader:
     """One load: the roots, and how many files it has read (see MAX_FILES)."""
 
@@ -144,7 +153,7 @@ class _Loader:
     def parse(self, text: str, path: str) -> ast.RulesFile:
         """One file's text parsed (a hook: the language server keeps the files it parsed, and
         parses a file that did not change only once)."""
-        return parse_text(text, path)
+        return _parsed(text, path)
 
     def locate(self, written: str, folder: Path) -> Path:
         """An import's file: beside the importing file, else in the library (the first that has it)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -25,6 +26,10 @@ import pytest
 import rulesdsl
 
 from .conftest import GAMES, ROOT, run_cli
+
+# One worker builds the package and its environment once (the fixtures are per module, and pytest
+# runs on several workers: pyproject.toml's addopts).
+pytestmark = pytest.mark.xdist_group("package")
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Shorter runs of the README's commands: they test the same paths in seconds.
@@ -77,11 +82,22 @@ def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: st
     return subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=timeout)
 
 
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    """What a checkout holds beside its source: git's data, virtual environments, caches, builds."""
+    top = Path(folder) == ROOT
+    return {n for n in names if n in (".git", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache", ".rulesdsl")
+            or n.endswith(".egg-info") or (top and (n.startswith(".venv") or n in ("build", "dist")))}
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
     """The sdist and the wheel `python -m build` makes, the wheel built from the sdist."""
     out = tmp_path_factory.mktemp("dist")
-    r = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)], ROOT)
+    # Built from a copy: setuptools makes its sdist tree and egg-info in the source folder, where
+    # tests running beside this one (pytest's workers) or a second run would meet them.
+    src = tmp_path_factory.mktemp("src")
+    shutil.copytree(ROOT, src, dirs_exist_ok=True, ignore=_not_source)
+    r = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(src)], src)
     assert r.returncode == 0, f"python -m build failed (the dev extra has what it needs):\n{r.stdout}\n{r.stderr}"
     return out
 
