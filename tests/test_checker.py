@@ -901,3 +901,18 @@ def test_showing_an_attribute_of_a_number_is_refused_where_it_is_read():
     text = edit("    move c to pile\n", "    move c to pile\n    show me.score.value to me\n")
     d = the_error(text)
     assert d.message == "a number has no attribute 'value'" and where(d) == (35, 19)
+
+
+def test_a_list_valued_variable_read_through_a_list_of_players_is_a_located_error_with_a_hint():
+    # `players.marks` of a `numbers` variable would be a list of lists: refused where it is
+    # written, with the loop to write instead; a variable of one value reads as a list of them.
+    text = edit("var leader: player = none", "var leader: player = none\nvar marks: numbers per player = []")
+    good = edit("define top_value = top(pile where it is num).value",
+                "define top_value = top(pile where it is num).value\ndefine leaders = count(players.leader)", text)
+    rulesdsl.load_text(edit("var leader: player = none", "var leader: player per player = none", good), path=PATH)
+    bad = edit("define top_value = top(pile where it is num).value",
+               "define top_value = top(pile where it is num).value\ndefine all_marks = players.marks", text)
+    d = the_error(bad)
+    assert where(d)[0] == bad.splitlines().index("define all_marks = players.marks") + 1 and pointed(d, bad) == "marks"
+    assert d.message == "'marks' of several players at once is not supported"
+    assert "for each p in" in d.hint and "p.marks" in d.hint

@@ -1270,3 +1270,39 @@ def test_every_name_the_back_end_takes_from_the_state_module_is_there():
                 names |= {a.name for a in node.names}
     assert names, "the back-end imports from engine.state"
     assert [n for n in sorted(names) if not hasattr(state, n)] == []
+
+
+def test_a_list_of_players_reads_each_players_value_of_any_per_player_declaration():
+    # `players.pick` of a variable (a card, a number, a text, a player, secret or not) is the list
+    # of each player's value, none included; of a counter the same; of a zone, all their cards.
+    game = rulesdsl.load(ROOT / "tests" / "data" / "players_values.rules")
+    n = game.players
+    for seed in range(10):
+        s = game.new_game(seed, log=False)
+        rng = random.Random(seed)
+        while not s.is_over:
+            for name in ("pick", "bet", "word", "who", "hidden", "stake"):
+                base = game.var_layout[name][0]
+                mine = [s.vars[base + p] for p in range(n)]
+                assert s.value(name + "s") == mine, (seed, name)
+                if name == "pick":
+                    me = s.current_player
+                    assert s.value("other_picks") == [mine[(me + k) % n] for k in range(1, n)]
+            assert s.value("scores") == [s.counter("score", p) for p in range(n)]
+            assert s.value("hands") == [c for p in range(n) for c in s.zones[game.zone_index("hand", p)]]
+            s.apply_index(rng.randrange(s.num_moves()))
+        assert any(s.vars[game.var_layout["pick"][0] + p] is not None for p in range(n))
+
+
+def test_values_read_from_secret_variables_through_a_list_of_players_print_as_unknown():
+    # `say "{players.stake}"` reads a secret variable of every player: a seat that does not know
+    # each of them reads `?`; a seat that knows them all (alice, before anyone else chose) the values.
+    game = rulesdsl.load(ROOT / "tests" / "data" / "players_values.rules")
+    s = game.new_game(1)
+    rng = random.Random(1)
+    while not s.is_over:
+        s.apply_index(rng.randrange(s.num_moves()))
+    seen = [[e for e in s.events_for(p) if e.startswith("stakes ")] for p in range(3)]
+    assert seen[0][0].startswith("stakes 1 1 1, 0, 0 0, 0 ")
+    assert all(e.startswith("stakes ? ") for p in (1, 2) for e in seen[p])
+    assert all(e.startswith("stakes ? ") for e in seen[0][1:])

@@ -31,7 +31,7 @@ DERIVED = DATA / "shown_from_secrets.rules"  # a show, a say and a label worked 
 # Every game of the repository (new ones too), and the examples that keep secrets.
 RULES = sorted(p for p in [*GAMES.glob("*.rules"), *(GAMES / "variants").glob("*.rules"),
                            *(GAMES / "examples").glob("*.rules")] if not p.name.endswith(".test.rules"))
-RULES += [BIDS, RACE, DERIVED]
+RULES += [BIDS, RACE, DERIVED, DATA / "players_values.rules"]  # (the last reads secrets through `players.`)
 STATES = 12 if settings().max_examples >= 1000 else 4
 
 HEAD = """game "t"

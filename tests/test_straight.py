@@ -109,6 +109,13 @@ def test_a_generators_randrange_drawn_by_the_run_itself_plays_the_machines_game(
 
 
 @pytest.mark.parametrize("players", [2, 3])
+def test_values_read_through_a_list_of_players_play_the_machines_games(players, unguarded):
+    # `players.pick` of a card variable is each player's card, not the cards of a zone: the run
+    # writes it as the machine does (it failed, "'int' object is not iterable").
+    same_games("tests/data/players_values.rules", players, range(12))
+
+
+@pytest.mark.parametrize("players", [2, 3])
 def test_a_games_end_tested_only_when_its_counters_change_ends_where_the_machine_ends(players, unguarded):
     # Tally's end reads counters alone, so a straight run tests it after a turn only if they
     # changed; it comes in the middle of a round. (The pick stops a run that would miss it.)

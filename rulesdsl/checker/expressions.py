@@ -175,7 +175,9 @@ class Expressions(CheckerBase):
             if at == ZONE:
                 return "list[card]"  # the cards of all their zones of that name
             if is_list(at):
-                return self.fail(e.name_span, f"'{e.name}' of several players at once is not supported")
+                return self.fail(e.name_span, f"'{e.name}' of several players at once is not supported",
+                                 f"it would be a list of lists; read each player's in turn: `for each p in ... "
+                                 f"{{ ... p.{e.name} ... }}`")
             return list_of(at) if at != ANY else ANY
         return self.fail(e.name_span, f"{describe(t)} has no attribute '{e.name}'")
 

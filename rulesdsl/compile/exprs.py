@@ -336,11 +336,16 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return self.over(obj, lambda s: f"[{table}[_c] for _c in {s} if _c is not None]")
         name = e.name
         if t == "list[player]":
-            if self.type(e) == "list[card]":
+            if self._player_zone(name):  # all the cards of those zones; a card variable gives one card a player
                 return self.over(obj, lambda s: f"[_c for _p in {s} if _p is not None "
                                                 f"for _c in {self.of_player(name, '_p')} if _c is not None]")
             return self.over(obj, lambda s: f"[{self.of_player(name, '_p')} for _p in {s} if _p is not None]")
         return self.of_player(name, self.player(e.obj, obj, name))
+
+    def _player_zone(self, name: str) -> bool:
+        """Whether a player's `name` is a zone (not a counter or variable, even of type card)."""
+        g = self.c.g
+        return name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]
 
     def of_player(self, name: str, p: str) -> Src:
         """A player's attribute (seat, zone, counter or variable) for the seat p gives."""
@@ -348,7 +353,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         reads = getattr(p, "reads", False)
         if name == "seat":
             return Src(f"({p} + 1)", reads=reads)
-        if name in g.zone_spec_names and g.zone_spec_per_player[g.zone_spec_names.index(name)]:
+        if self._player_zone(name):
             base = g.zone_base[g.zone_spec_names.index(name)]
             return self.zone(base, Src(f"{ST.zones}[{_plus(base)}{p}]", reads=reads))
         kind, base = ("counters", g.counter_layout[name][0]) if name in g.counter_layout \
