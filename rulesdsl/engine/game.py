@@ -454,28 +454,27 @@ class Game:
                     lead = a.lead_label if a.lead_label_fn is None else a.lead_label_fn(st)
                     texts.append(f"{lead} {option}" if lead else option)
         else:
-            label, pass_label = dec.label, dec.pass_label
-            if dec.label_fn is not None or dec.pass_fn is not None:  # values worked out in the frame asking
-                env = st.stack[-1][2]
-                label = label if dec.label_fn is None else dec.label_fn(st, env)
-                pass_label = pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
-            for v in st.options:
-                if v is None:
-                    texts.append(pass_label)
-                else:
-                    t = self.value_text(st, p, dec.elem, v)
-                    texts.append(f"{label} {t}" if label else t)
+            texts = self._choice_texts(st, dec, st.stack[-1][2], p, st.options)
         return self._disambiguate(st, texts, dec)
+
+    def _choice_texts(self, st: State, dec: Decision, env: list, seat: int, values) -> list[str]:
+        """A `choose`'s move texts for `values` as `seat` reads them: "LABEL OPTION", or its pass
+        text for none; a label with values is filled in from `env`, the frame that asks."""
+        label = dec.label if dec.label_fn is None else dec.label_fn(st, env)
+        pass_label = dec.pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
+        texts = []
+        for v in values:
+            if v is None:
+                texts.append(pass_label)
+            else:
+                t = self.value_text(st, seat, dec.elem, v)
+                texts.append(f"{label} {t}" if label else t)
+        return texts
 
     def log_answer(self, st: State, d: int, seat: int, value, env: list) -> None:
         """A race's answer, revealed: logged to everyone as the seat's move, as its chooser read it."""
         dec = self.decisions[d]
-        if value is None:
-            text = dec.pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
-        else:
-            label = dec.label if dec.label_fn is None else dec.label_fn(st, env)
-            shown = self.value_text(st, seat, dec.elem, value)
-            text = f"{label} {shown}" if label else shown
+        [text] = self._choice_texts(st, dec, env, seat, (value,))
         st.record_move(seat, text, value if dec.elem == "card" else None)
 
     def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
