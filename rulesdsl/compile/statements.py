@@ -105,9 +105,7 @@ class Statements(CardMoves, Bounds):
 
     def s_Assign(self, s: ast.Assign, b):
         chosen = self.p.secret_assigns.get(id(s))
-        secret_from = None
-        if chosen is not None:
-            secret_from = next(v for k, v in self.p.secret_chooses.items() if k == chosen)
+        secret_from = None if chosen is None else self.p.secret_chooses[chosen]
         b.emit(s.span, PLAIN, self._assign_src(self.p.refs[id(s)], s.op, s.value, s.target, secret_from))
 
     def _secret_known(self, info, cell: str, secret_from: tuple[int, int] | None) -> list[str]:
@@ -227,8 +225,7 @@ class Statements(CardMoves, Bounds):
         self.stmt(choose, b)
         ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
             f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}",
-            f"if {local(among)}: st.secrets[_i] = (1 << {local(who)}, {local(among)})",
-            "else: st.secrets.pop(_i, None)", f"{local(answer)} = {local(who)} = {local(among)} = None"])
+            *self._secret_known(hidden, "_i", (who, among)), f"{local(answer)} = {local(who)} = {local(among)} = None"])
         b.emit(None, JUMP, lambda v: [Goto(first)])
         answered[0] = b.pc
 
