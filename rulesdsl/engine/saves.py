@@ -15,6 +15,7 @@ It makes a State, so it sits above state.py; `State.from_json` comes here throug
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from .constants import CONTROL
 from .state import JSON_FORMAT, CompiledGame, State, cardlist_cells
@@ -255,28 +256,27 @@ class _Checker:
 
     def where(self, items: object) -> dict[int, int]:
         """Whereabouts: each card once, with the seats (some) that knew it when it was shuffled."""
-        g = self.g
-        out: dict[int, int] = {}
-        for j, x in enumerate(_list(items, "where")):
-            c, mask = _list(x, f"where[{j}]", 2)
-            _int(c, f"where[{j}][0] (card)", 0, g.ncards)
-            if c in out:
-                raise BadSave(f"where[{j}][0] (card)", f"card {c} is listed twice")
-            _int(mask, f"where[{j}][1] (who knows)", 1, g.all_mask + 1)
-            out[c] = mask
-        return out
+        return self._by_card(items, "where", lambda m, at: _int(m, f"{at} (who knows)", 1, self.g.all_mask + 1))
 
     def partial(self, items: object) -> dict[int, tuple[int, ...]]:
         """Partial knowledge: each card once, with one mask of seats per attribute shown."""
-        g = self.g
-        out: dict[int, tuple[int, ...]] = {}
-        for j, x in enumerate(_list(items, "partial")):
-            c, masks = _list(x, f"partial[{j}]", 2)
-            _int(c, f"partial[{j}][0] (card)", 0, g.ncards)
+        n = len(self.g.partial_attrs)
+
+        def masks(ms: object, at: str) -> tuple[int, ...]:
+            return tuple(_int(m, f"{at}[{i}]", 0, self.g.all_mask + 1)
+                         for i, m in enumerate(_list(ms, f"{at} (who knows)", n)))
+
+        return self._by_card(items, "partial", masks)
+
+    def _by_card(self, items: object, name: str, read: Callable[[object, str], object]) -> dict:
+        """A field of [card, value] pairs, each card once; `read(value, where)` checks a value."""
+        out: dict = {}
+        for j, x in enumerate(_list(items, name)):
+            c, v = _list(x, f"{name}[{j}]", 2)
+            _int(c, f"{name}[{j}][0] (card)", 0, self.g.ncards)
             if c in out:
-                raise BadSave(f"partial[{j}][0] (card)", f"card {c} is listed twice")
-            masks = _list(masks, f"partial[{j}][1] (who knows)", len(g.partial_attrs))
-            out[c] = tuple(_int(m, f"partial[{j}][1][{i}]", 0, g.all_mask + 1) for i, m in enumerate(masks))
+                raise BadSave(f"{name}[{j}][0] (card)", f"card {c} is listed twice")
+            out[c] = read(v, f"{name}[{j}][1]")
         return out
 
     def secrets(self, items: object, variables: list) -> dict[int, tuple[int, list]]:
