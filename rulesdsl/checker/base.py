@@ -103,6 +103,7 @@ class CheckerBase:
         self.secret_assigns: dict[int, int] = {}
         self.secret_clears: dict[int, tuple[int, ...]] = {}
         self.secret_reveals: dict[int, tuple] = {}
+        self.secret_parts: dict[int, tuple] = {}  # a `{...}` naming a secret variable: its reference
         self.partial_shows: dict[int, str] = {}
         self.races: dict[int, tuple] = {}
         self.race_vars: list = []

@@ -139,6 +139,8 @@ class Program:
     secret_assigns: dict[int, int] = attrs.Factory(dict)
     secret_clears: dict[int, tuple[int, ...]] = attrs.Factory(dict)
     secret_reveals: dict[int, tuple] = attrs.Factory(dict)
+    # Per `{...}` of a `say` or label that names a `secret` variable as a whole, its reference.
+    secret_parts: dict[int, tuple] = attrs.Factory(dict)
     # Per `show CARDS.attr to P` (partial knowledge), the attribute shown.
     partial_shows: dict[int, str] = attrs.Factory(dict)
     races: dict[int, tuple] = attrs.Factory(dict)

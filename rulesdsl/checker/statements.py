@@ -504,6 +504,9 @@ class Statements(CheckerBase):
         for part in text.parts:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope, unit)
+                ref = self._secret_var(part)
+                if ref is not None:  # (its words to those who know it)
+                    self.secret_parts[id(part)] = ref
                 read = self.secret_vars_read(part)
                 if read:  # (shown as `?` to the seats that do not know them: Program.secret_reads)
                     self.secret_reads[id(part)] = tuple(sorted(read))

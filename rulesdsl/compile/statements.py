@@ -184,16 +184,6 @@ class Statements(CardMoves, Bounds):
         return tuple(c for name in names for c in range(layout[name][0], layout[name][0] + (
             self.n if layout[name][1] else 1)))
 
-    def secret_ref(self, e: ast.Expr) -> tuple | None:
-        """The reference of a `secret` variable that `e` names as a whole (`bid`, `p.bid`), else None."""
-        if isinstance(e, ast.Name):
-            ref = self.p.refs.get(id(e), ("",))
-            return ref if ref[0] == "var" and self.p.vars[ref[1]].secret else None
-        if isinstance(e, ast.Attr) and self.type(e.obj) == PLAYER:
-            v = next((v for v in self.p.vars if v.name == e.name and v.per_player), None)
-            return ("pvar", v.index, e.obj) if v is not None and v.secret else None
-        return None
-
     def s_Race(self, s: ast.Race, b):
         """A race: each seat of the list answers the leading `may choose` in secret (into a hidden
         secret variable, a cell per seat); then those who acted, in the list's order or a fair
@@ -544,8 +534,8 @@ class Statements(CardMoves, Bounds):
             for part in s.text.parts:
                 if isinstance(part, str):
                     lines.append(f"_t.append({_text(part)})")
-                elif self.secret_ref(part) is not None:  # its words to those who know it, `?` to the others
-                    cell, index, _ = self._secret_cell(self.secret_ref(part))
+                elif id(part) in self.p.secret_parts:  # its words to those who know it, `?` to the others
+                    cell, index, _ = self._secret_cell(self.p.secret_parts[id(part)])
                     words = self.text_src("_x", self.type(part))
                     lines += [*cell, f"_x = {self.expr_src(part)}", f"_se = st.secrets.get({index})",
                               f"if _se is None: _t.append({words})",
@@ -590,7 +580,7 @@ class Statements(CardMoves, Bounds):
                 continue
             t = "list[card]" if self.type(part) == ZONE else self.type(part)  # (a zone: its cards)
             shown = self.text_src("_x", t, card="st.game.label_card_text(st, {x})")
-            ref = self.secret_ref(part)
+            ref = self.p.secret_parts.get(id(part))
             if ref is not None:  # (known to someone alone: `?`, as a card not everyone knows shows its place)
                 info = self.p.vars[ref[1]]
                 base = self.g.var_layout[info.name][0]
