@@ -31,7 +31,7 @@ MAX_DIGITS = 100
 DECL_WORDS = (
     "game", "players", "param", "card", "cards", "zone", "counter", "var", "define", "show", "procedure",
     "action", "setup", "round", "turn", "rank", "winners", "statistic", "invariant", "scenario", "import",
-    "extends", "replace", "remove",
+    "extends", "replace", "remove", "about",
 )
 
 # What a terminal looks like to a person reading an error.
@@ -188,8 +188,8 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def zone_decl(self, meta, c):
-        name, per, *opts = c
-        return ast.Zone(str(name), per is not None, tuple(opts), span=self.span(meta))
+        name, per, shown, *opts = c
+        return ast.Zone(str(name), per is not None, tuple(opts), display=shown, span=self.span(meta))
 
     def per_player(self, c):
         return True
@@ -204,12 +204,12 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def counter_decl(self, meta, c):
-        name, per, init = c
-        return ast.Counter(str(name), per is not None, init, span=self.span(meta))
+        name, per, shown, init = c
+        return ast.Counter(str(name), per is not None, init, display=shown, span=self.span(meta))
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
-        name, typ, per, secret, init = c
+        name, typ, per, secret, shown, init = c
         return ast.Var(
             str(name),
             str(typ) if typ is not None else None,
@@ -217,6 +217,7 @@ class _Build(Transformer):
             per is not None,
             init,
             secret is not None,
+            display=shown,
             span=self.span(meta),
         )
 
@@ -229,8 +230,8 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def define_decl(self, meta, c):
-        name, params, body = c
-        return ast.Define(str(name), params, body, span=self.span(meta))
+        name, params, shown, body = c
+        return ast.Define(str(name), params, body, display=shown, span=self.span(meta))
 
     @v_args(meta=True)
     def show_decl(self, meta, c):
@@ -371,6 +372,31 @@ class _Build(Transformer):
 
     def match_else(self, c):
         return ("else", c[0])
+
+    # -- descriptions (`about "..."` before a declaration) and display names (`as "..."`)
+    def described(self, c):
+        *texts, decl = c
+        parts: list[str | ast.Expr] = []
+        for k, tok in enumerate(texts):
+            if k:
+                parts.append(" ")
+            parts.extend(self.template(tok).parts)
+        # (neighbouring texts joined: the parts of a template alternate text and values)
+        joined: list[str | ast.Expr] = []
+        for part in parts:
+            if joined and isinstance(part, str) and isinstance(joined[-1], str):
+                joined[-1] += part
+            else:
+                joined.append(part)
+        first, last = self.tspan(texts[0]), self.tspan(texts[-1])
+        about = ast.Template(tuple(joined), span=attrs.evolve(first, end_line=last.end_line,
+                                                              end_column=last.end_column))
+        if isinstance(decl, ast.Replace):  # (`about` before `replace`: the new declaration's)
+            return attrs.evolve(decl, decl=attrs.evolve(decl.decl, about=about))
+        return attrs.evolve(decl, about=about)
+
+    def shown_as(self, c):
+        return unquote(c[0])
 
     def top(self, c):  # pragma: no cover - `?top` inlines single children
         return c[0]

@@ -139,6 +139,11 @@ class Game:
         self.path = ""
         self.sources: dict[str, str] = {}
         self.warnings: list = []  # the checker's Diagnostics that let the rules run (`check` shows them)
+        # The game in player language: per `about "..."` of the rules, (kind, name, text, (file,
+        # first line, last line)), in file order (`rulesdsl rules`, `help MOVE`); and the words the
+        # table shows for a zone, counter, variable or define (declared name -> display name).
+        self.about: list[tuple[str, str, str, tuple[str, int, int]]] = []
+        self.display_names: dict[str, str] = {}
         self.players = 0
         self.min_players = self.max_players = 0
         self.names: list[str] = []
