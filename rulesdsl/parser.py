@@ -376,6 +376,15 @@ class _Build(Transformer):
     # -- descriptions (`about "..."` before a declaration) and display names (`as "..."`)
     def described(self, c):
         *texts, decl = c
+        about = self.texts(texts)
+        if isinstance(decl, ast.Replace):  # (`about` before `replace`: the new declaration's)
+            return attrs.evolve(decl, decl=attrs.evolve(decl.decl, about=about))
+        return attrs.evolve(decl, about=about)
+
+    def texts(self, texts: list[Token]) -> ast.Template:
+        """Strings written one after another (`about`, `say`): one text, joined by spaces."""
+        if len(texts) == 1:
+            return self.template(texts[0])
         parts: list[str | ast.Expr] = []
         for k, tok in enumerate(texts):
             if k:
@@ -389,11 +398,7 @@ class _Build(Transformer):
             else:
                 joined.append(part)
         first, last = self.tspan(texts[0]), self.tspan(texts[-1])
-        about = ast.Template(tuple(joined), span=attrs.evolve(first, end_line=last.end_line,
-                                                              end_column=last.end_column))
-        if isinstance(decl, ast.Replace):  # (`about` before `replace`: the new declaration's)
-            return attrs.evolve(decl, decl=attrs.evolve(decl.decl, about=about))
-        return attrs.evolve(decl, about=about)
+        return ast.Template(tuple(joined), span=attrs.evolve(first, end_line=last.end_line, end_column=last.end_column))
 
     def shown_as(self, c):
         return unquote(c[0])
@@ -604,7 +609,7 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def say_stmt(self, meta, c):
-        return ast.Say(self.template(c[0]), span=self.span(meta))
+        return ast.Say(self.texts(c), span=self.span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta, c):
@@ -878,12 +883,15 @@ def _split_decls(text: str) -> list[tuple[int, int]]:
     starts = []
     depth = 0
     pos = 0
+    described = False  # an `about` began the last chunk: the declaration it describes is its own
     for m in re.finditer(r"[^\n]*\n?", text):
         line = m.group(0)
         stripped = line.lstrip()
         word = re.match(r"[A-Za-z_]+", stripped)
         if depth <= 0 and word and word.group(0) in DECL_WORDS and len(line) - len(stripped) == 0:
-            starts.append(pos)
+            if not described:
+                starts.append(pos)
+            described = word.group(0) == "about"
             depth = 0
         code = re.sub(r'"([^"\\\n]|\\.)*"|#.*', "", line)
         depth += code.count("{") - code.count("}")

@@ -40,6 +40,15 @@ def _para(text: str, indent: str = "") -> list[str]:
     return out
 
 
+def _paras(texts: list[str | None]) -> list[str]:
+    """Several descriptions in one section: a paragraph each, a blank line between."""
+    out: list[str] = []
+    for t in texts:
+        if t:
+            out += ([""] if out else []) + _para(t, "  ")
+    return out
+
+
 def _item(label: str, text: str | None, indent: str = "  ") -> list[str]:
     """`label: text`, the text wrapped under the label's indentation."""
     if not text:
@@ -85,10 +94,9 @@ def rules_text(game) -> str:
 
     section("On the table", _table_lines(game))
     section("The cards", [x for name, text in _entries(game, "card") for x in _item(name, text)])
-    section("Setup", _para(_about(game, "hook", "setup") or "", "  ") if _about(game, "hook", "setup") else [])
-    rounds = [t for t in (_about(game, "hook", "round start"), _about(game, "hook", "round end"),
-                          _about(game, "ends", "round")) if t]
-    section("A round", [x for t in rounds for x in _para(t, "  ")])
+    section("Setup", _paras([_about(game, "hook", "setup")]))
+    section("A round", _paras([_about(game, "hook", "round start"), _about(game, "hook", "round end"),
+                               _about(game, "ends", "round")]))
     turn: list[str] = []
     start = _about(game, "hook", "turn start")
     if start:
@@ -101,12 +109,9 @@ def rules_text(game) -> str:
     if end:
         turn += _para(end, "  ")
     section("A turn", turn)
-    more = [x for name, text in _entries(game, "procedure") for x in _para(text, "  ")]
-    section("More rules", more)
-    ending = [t for t in (_about(game, "ends", "game"), _about(game, "hook", "game end")) if t]
-    section("The end", [x for t in ending for x in _para(t, "  ")])
-    winning = [t for t in (_about(game, "winners"), _about(game, "rank")) if t]
-    section("Who wins", [x for t in winning for x in _para(t, "  ")])
+    section("More rules", _paras([text for _name, text in _entries(game, "procedure")]))
+    section("The end", _paras([_about(game, "ends", "game"), _about(game, "hook", "game end")]))
+    section("Who wins", _paras([_about(game, "winners"), _about(game, "rank")]))
     params = []
     for name, value in game.params.items():
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)

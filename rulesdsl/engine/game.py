@@ -561,6 +561,13 @@ class Game:
         depth = len(lst) - lst.index(c)
         return f"top of {self.zone_names[zi]}" if depth == 1 else f"{self.zone_names[zi]} #{depth} from the top"
 
+    def zone_words(self, zi: int) -> str:
+        """A zone as the table calls it (its display name): `the draw pile`, `alice's square`."""
+        name = self.zone_spec_names[self.zone_spec[zi]]
+        shown = self.display_names.get(name, name)
+        owner = self.zone_owner[zi]
+        return f"the {shown}" if owner < 0 else f"{self.names[owner]}'s {shown}"
+
     def refresh_pending(self, st: State) -> None:
         """Recompute the pending decision's options after a test rearranged the cards."""
         st._texts = None
