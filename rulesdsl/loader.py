@@ -386,6 +386,10 @@ def source_of(decl: ast.Decl, sources: dict[str, str], comments: bool = True) ->
         body[-1] += tail
     above: list[str] = []
     k = s.line - 2
+    about = decl.decl.about if isinstance(decl, ast.Replace) else decl.about
+    if about is not None and about.span.file == s.file and about.span.line <= s.line - 1:
+        above = lines[about.span.line - 1 : s.line - 1]  # (its `about "..."`, written above it)
+        k = about.span.line - 2
     while comments and k >= 0 and lines[k].strip().startswith("#"):
         above.insert(0, lines[k])
         k -= 1
