@@ -925,7 +925,8 @@ def test_a_description_fills_in_parameters_and_is_kept_in_file_order():
     text = edit('game "Mini"', 'about "Score {goal} first;" "bonus: {bonus}."\ngame "Mini"')
     text = edit("action play {", 'about "play a card"\naction play {', text)
     game = rulesdsl.load_text(text, path=PATH, goal=5)
-    assert [a[:3] for a in game.about] == [("game", "", "Score 5 first; bonus: yes."), ("action", "play", "play a card")]
+    assert [a[:3] for a in game.about] == [("game", "", "Score 5 first; bonus: yes."),
+                                           ("action", "play", "play a card")]
     first = text.splitlines().index("action play {") + 1
     assert game.about[1][3] == (PATH, first, first + 6)       # the lines of what it describes
     assert [w.message for w in game.warnings] == ["action 'draw_one' has no description", "nothing says how to win"]
