@@ -373,32 +373,17 @@ class _Build(Transformer):
     def match_else(self, c):
         return ("else", c[0])
 
-    # -- descriptions (`about "..."` before a declaration) and display names (`as "..."`)
+    # -- descriptions (`about "..."` before a declaration; before `replace`, the new one's) and
+    # display names (`as "..."`)
     def described(self, c):
-        *texts, decl = c
-        about = self.texts(texts)
-        if isinstance(decl, ast.Replace):  # (`about` before `replace`: the new declaration's)
-            return attrs.evolve(decl, decl=attrs.evolve(decl.decl, about=about))
-        return attrs.evolve(decl, about=about)
+        about, d = self.texts(c[:-1]), c[-1]
+        return attrs.evolve(d, decl=attrs.evolve(d.decl, about=about)) if isinstance(d, ast.Replace) \
+            else attrs.evolve(d, about=about)
 
     def texts(self, texts: list[Token]) -> ast.Template:
         """Strings written one after another (`about`, `say`): one text, joined by spaces."""
-        if len(texts) == 1:
-            return self.template(texts[0])
-        parts: list[str | ast.Expr] = []
-        for k, tok in enumerate(texts):
-            if k:
-                parts.append(" ")
-            parts.extend(self.template(tok).parts)
-        # (neighbouring texts joined: the parts of a template alternate text and values)
-        joined: list[str | ast.Expr] = []
-        for part in parts:
-            if joined and isinstance(part, str) and isinstance(joined[-1], str):
-                joined[-1] += part
-            else:
-                joined.append(part)
-        first, last = self.tspan(texts[0]), self.tspan(texts[-1])
-        return ast.Template(tuple(joined), span=attrs.evolve(first, end_line=last.end_line, end_column=last.end_column))
+        span = attrs.evolve(self.tspan(texts[0]), end_line=texts[-1].end_line, end_column=texts[-1].end_column)
+        return joined([self.template(t) for t in texts], span)
 
     def shown_as(self, c):
         return unquote(c[0])
@@ -714,6 +699,21 @@ class _Build(Transformer):
     @v_args(meta=True)
     def list_lit(self, meta, c):
         return ast.ListLit(tuple(x for x in c if x is not None), span=self.span(meta))
+
+
+def joined(templates: list[ast.Template], span: ast.Span) -> ast.Template:
+    """Templates one after another as one, a space between each two (neighbouring texts merged:
+    a template's parts alternate text and values)."""
+    if len(templates) == 1:
+        return templates[0]
+    parts: list[str | ast.Expr] = []
+    for k, t in enumerate(templates):
+        for part in ([" "] if k else []) + list(t.parts):
+            if parts and isinstance(part, str) and isinstance(parts[-1], str):
+                parts[-1] += part
+            else:
+                parts.append(part)
+    return ast.Template(tuple(parts), span=span)
 
 
 def unquote(tok: str) -> str:

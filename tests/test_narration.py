@@ -130,7 +130,7 @@ def test_M8_a_wrong_snap_says_why_and_names_its_penalty():
     for p in range(4):
         lines = since(s, p, start[p])
         assert lines[:3] == ["bob: snap 4", "revealed in bob.square: 6♥",
-                             "bob snaps 6♥, not a 2: a wrong snap. It goes back, and bob takes a penalty card"]
+                             "bob snaps 6♥ on 2♠: not the same rank. It goes back, and bob takes a penalty card"]
     assert len(s.zone("square", player=BOB)) == 5
 
 
@@ -140,7 +140,7 @@ def test_M7_a_right_snap_says_which_place_it_leaves_empty():
     s.apply("take 1")
     start = len(s.events_for(CAROL))
     s.apply("snap 4")
-    assert "bob snaps 2♣ on the 2: right, and place 4 stays empty" in since(s, CAROL, start)
+    assert "bob snaps 2♣ on 2♠: the same rank, and place 4 stays empty" in since(s, CAROL, start)
 
 
 def test_M6_the_call_and_each_last_turn_are_told():
