@@ -376,14 +376,9 @@ class _Build(Transformer):
     # -- descriptions (`about "..."` before a declaration; before `replace`, the new one's) and
     # display names (`as "..."`)
     def described(self, c):
-        about, d = self.texts(c[:-1]), c[-1]
+        about, d = texts(self, c[:-1]), c[-1]
         return attrs.evolve(d, decl=attrs.evolve(d.decl, about=about)) if isinstance(d, ast.Replace) \
             else attrs.evolve(d, about=about)
-
-    def texts(self, texts: list[Token]) -> ast.Template:
-        """Strings written one after another (`about`, `say`): one text, joined by spaces."""
-        span = attrs.evolve(self.tspan(texts[0]), end_line=texts[-1].end_line, end_column=texts[-1].end_column)
-        return joined([self.template(t) for t in texts], span)
 
     def shown_as(self, c):
         return unquote(c[0])
@@ -594,7 +589,7 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def say_stmt(self, meta, c):
-        return ast.Say(self.texts(c), span=self.span(meta))
+        return ast.Say(texts(self, c), span=self.span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta, c):
@@ -699,6 +694,12 @@ class _Build(Transformer):
     @v_args(meta=True)
     def list_lit(self, meta, c):
         return ast.ListLit(tuple(x for x in c if x is not None), span=self.span(meta))
+
+
+def texts(build: _Build, tokens: list[Token]) -> ast.Template:
+    """Strings written one after another (`about`, `say`): one text, joined by spaces."""
+    span = attrs.evolve(build.tspan(tokens[0]), end_line=tokens[-1].end_line, end_column=tokens[-1].end_column)
+    return joined([build.template(t) for t in tokens], span)
 
 
 def joined(templates: list[ast.Template], span: ast.Span) -> ast.Template:
