@@ -55,7 +55,8 @@ class SetChoice:
         return set_options(st, cards, chooser, lo, hi, self.alts(st, env), test)
 
 
-ANY_SET = (((), None, None, False),)  # (see set_options)  # nothing recognised: every set is a candidate, tested
+ANY_SET = (((), None, None, False),)  # nothing recognised: every set is a candidate, tested (see set_options)
+TRIED = [0]  # the candidates the last search tried (bench/sets_speed.py reads it)
 
 
 def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, alts: tuple = ANY_SET,
@@ -68,26 +69,29 @@ def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, a
     lo, hi = _bounds(lo, hi, sum(len(c) for c in classes))
     limit = st.game.limits["sets"]
     found: dict[tuple, list[int]] = {}  # the classes taken (with repeats) -> the cards
-    tried: set[tuple] = set()
+    tried: set[tuple] | None = set() if len(alts) > 1 else None  # (one way's candidates never repeat)
     budget = [limit]
     for shape, alo, ahi, exact in alts:
         a, b = max(lo, alo or 1), min(hi, hi if ahi is None else ahi)
         if a > b:
             continue
 
-        def emit(pick: list[int], exact=exact) -> None:
-            key = tuple(sorted(pick))
-            if key in tried:
-                return
+        def emit(pick: list[int], chosen: list[int] | None = None, exact=exact) -> None:
+            """A candidate: its classes (ascending, with its cards in their order, if `chosen`)."""
+            key = tuple(pick) if chosen is not None else tuple(sorted(pick))
+            if tried is not None:
+                if key in tried:
+                    return
+                tried.add(key)
             budget[0] -= 1
             if budget[0] < 0:
                 raise RulesRuntimeError(_too_many(limit, len(classes), lo, hi))
-            tried.add(key)
-            chosen = _cards(classes, key)
+            chosen = chosen[:] if chosen is not None else _cards(classes, key)
             if test is None or exact or test(chosen):
                 found[key] = chosen
 
         _search(classes, list(range(len(classes))), a, b, shape, emit)
+    TRIED[0] = limit - budget[0]
     return [found[k] for k in sorted(found, key=lambda k: (len(k), k))]
 
 
@@ -227,25 +231,34 @@ def _key(v) -> tuple:
 
 
 def _any(classes: list, idx: list[int], lo: int, hi: int, emit: Callable) -> None:
-    """Emit every sub-multiset of classes `idx` of lo..hi cards (`_groups` without its groups)."""
-    mult = [len(classes[i]) for i in idx]
+    """Emit every sub-multiset of classes `idx` of lo..hi cards (`_groups` without its groups),
+    with its cards, made as it goes."""
+    cls = [classes[i] for i in idx]
+    mult = [len(c) for c in cls]
     n = len(idx)
     room = [0] * (n + 1)  # cards left from position i on
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + mult[i]
     pick: list[int] = []
+    got: list[int] = []
 
     def go(i: int, size: int) -> None:
         if size == hi or i == n:
             if size >= lo:
-                emit(pick)
+                emit(pick, got)
             return
         if size + room[i] < lo:
             return
+        c, k = cls[i], idx[i]
         for j in range(min(mult[i], hi - size), -1, -1):
-            pick.extend([idx[i]] * j)
-            go(i + 1, size + j)
-            del pick[len(pick) - j:]
+            if j:
+                pick.extend([k] * j)
+                got.extend(c[:j])
+                go(i + 1, size + j)
+                del pick[-j:]
+                del got[-j:]
+            else:
+                go(i + 1, size)
 
     if room[0] >= lo:
         go(0, 0)
