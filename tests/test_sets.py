@@ -86,6 +86,11 @@ CONDITIONS = [
      lambda s: len({n for _, n in s}) == 1 or (len(s) >= 3 and len({c for c, _ in s}) == 1
                                                and consecutive([n for _, n in s]))),
     ("with not (count(distinct(s.color)) == 1)", lambda s: len({c for c, _ in s}) != 1),
+    ("with count(distinct(s.number)) >= 3", lambda s: len({n for _, n in s}) >= 3),
+    ("with count(distinct(s.color)) == k and consecutive(distinct(s.number))",
+     lambda s: len({c for c, _ in s}) == 2 and consecutive(_distinct(n for _, n in s))),
+    ("with count(distinct(s.number)) < 3 and count(distinct(s.color)) > 1",
+     lambda s: len({n for _, n in s}) < 3 and len({c for c, _ in s}) > 1),
 ]
 SIZES = [("", None, None), ("size 2", 2, 2), ("size 1..3", 1, 3), ("size 2..k", 2, 2), ("size 3..9", 3, 9)]
 
@@ -101,7 +106,7 @@ def face_key(g, cards) -> tuple:
     return tuple(sorted(g.card_text[c] for c in cards))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from([f"{c}{n}" for c in COLORS for n in NUMBERS]), min_size=0, max_size=9),
        st.sampled_from(range(len(CONDITIONS))), st.sampled_from(range(len(SIZES))))
 def test_options_are_the_oracles_distinct_sets(hand, ci, si):

@@ -295,6 +295,9 @@ def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None,
     held = [0] * len(groups)
     seen: list[dict] = [{} for _ in caps]  # per cap: its values taken, with how many classes each
     most = gmax if gmax is not None else hi
+    # Per cap with a least number of values: the values left from position k on (none reached: cut).
+    ahead = [[len({values[i] for i, _ in flat[k:]}) for k in range(n + 1)] if a else None
+             for values, a, _ in caps]
 
     def fits(i: int) -> bool:
         """May class i be taken: is its value among each cap's, or has each cap room for one more?"""
@@ -314,7 +317,8 @@ def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None,
             if size >= lo and all(a is None or len(seen[f]) >= a for f, (_, a, _) in enumerate(caps)):
                 emit(pick)
             return
-        if size + room[k] < lo:
+        if size + room[k] < lo or any(left is not None and len(seen[f]) + left[k] < caps[f][1]
+                                      for f, left in enumerate(ahead)):
             return
         i, g = flat[k]
         for j in range(min(mult[k], hi - size, most - held[g]), -1, -1):
