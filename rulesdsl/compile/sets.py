@@ -11,7 +11,7 @@ from collections.abc import Callable
 from .. import ast
 from ..engine.constants import CONTROL
 from ..engine.game import Decision
-from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SetChoice, count_options, nth_option, set_options
+from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_options, nth_option, set_options
 from .blocks import Ask, Branch
 from .source import ENV, ST, Src, named
 from .tree import locals_read, split
@@ -193,8 +193,8 @@ def _normal(a: tuple) -> tuple:
     are left to the test)."""
     forms, lo, hi, exact = a
     same = tuple(f for f in forms if f[0] == SAME)
-    few = tuple(f for f in forms if f[0] == FEW)
-    other = tuple(f for f in forms if f[0] not in (SAME, FEW))
+    few = tuple(f for f in forms if f[0] in (FEW, SUM))
+    other = tuple(f for f in forms if f[0] not in (SAME, FEW, SUM))
     return same + few + other[:1], lo, hi, exact and len(other) <= 1
 
 
@@ -211,10 +211,13 @@ def _term(c, e: ast.Expr, slot: int) -> tuple | None:
     if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
         return None
     for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
+        summed = _attr_of_set(c, left.args[0], slot) if _builtin(c, left, "sum") else None
+        bounds = _bounds(c, op, right, slot)
+        if summed is not None and bounds is not None and all(type(v) is int or v is None for v in summed):
+            return ((SUM, summed, *bounds),), None, None, True
         table = _distinct_count(c, left, slot)
         if table is not None and op == "==" and _count_of_set(c, right, slot):
             return ((DIFF, table, None, None),), None, None, True
-        bounds = _bounds(c, op, right, slot)
         if bounds is None:
             continue
         if _count_of_set(c, left, slot):  # count(s) OP N: sizes

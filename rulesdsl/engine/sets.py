@@ -30,8 +30,9 @@ from ..errors import RulesRuntimeError
 
 # The forms of a condition's terms (see the module's doc), each (form, table of A by card, least,
 # most): `same` (one value of A), `few` (least..most values of A: None for no bound), `run`
-# (consecutive(s.A)), `chain` (consecutive(distinct(s.A))), `diff` (no value of A twice).
-SAME, FEW, RUN, CHAIN, DIFF = "same", "few", "run", "chain", "diff"
+# (consecutive(s.A)), `chain` (consecutive(distinct(s.A))), `diff` (no value of A twice), `sum`
+# (sum(s.A) within least..most).
+SAME, FEW, RUN, CHAIN, DIFF, SUM = "same", "few", "run", "chain", "diff", "sum"
 
 
 class SetChoice:
@@ -192,10 +193,12 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
         return
     caps = [(tuple(_key(t[classes[i][0]]) if i in idx else None for i in range(len(classes))), a, b)
             for form, t, a, b in shape if form == FEW]
-    other = [f for f in shape if f[0] != FEW]
+    sums = [_sum_of(classes, idx, t, a, b) for form, t, a, b in shape if form == SUM]
+    keep = (caps, sums) if caps or sums else None
+    other = [f for f in shape if f[0] not in (FEW, SUM)]
     if not other:  # any set: each class a group of its own
-        if caps:
-            _groups(classes, [[i] for i in idx], 0, None, lo, hi, caps, emit)
+        if keep:
+            _groups(classes, [[i] for i in idx], 0, None, lo, hi, keep, emit)
         else:
             _any(classes, idx, lo, hi, emit)
         return
@@ -207,7 +210,7 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
             continue  # (a run is of numbers)
         by_value.setdefault(_key(v), []).append(i)
     if form == DIFF:
-        _groups(classes, list(by_value.values()), 0, 1, lo, hi, caps, emit)
+        _groups(classes, list(by_value.values()), 0, 1, lo, hi, keep, emit)
         return
     values = sorted(k[1] for k in by_value)
     groups = {k[1]: v for k, v in by_value.items()}
@@ -218,16 +221,23 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
                 break
             run.append(groups[v])
             if form == CHAIN:
-                _groups(classes, run, 1, None, max(lo, len(run)), hi, caps, emit)
+                _groups(classes, run, 1, None, max(lo, len(run)), hi, keep, emit)
             elif len(run) >= lo:
-                if caps:
-                    _groups(classes, run, 1, 1, len(run), len(run), caps, emit)
+                if keep:
+                    _groups(classes, run, 1, 1, len(run), len(run), keep, emit)
                 else:
                     _product(run, emit)
 
 
 def _key(v) -> tuple:
     return (type(v).__name__, v)
+
+
+def _sum_of(classes: list, idx: list[int], table: tuple, a: int | None, b: int | None) -> tuple:
+    """A `sum` form: (each class's value, none as 0; least; most; whether partial sums only grow,
+    so a branch past the most can be cut: every value of these classes at least 0)."""
+    values = tuple(table[c[0]] or 0 for c in classes)
+    return values, a, b, all(values[i] >= 0 for i in idx)
 
 
 def _any(classes: list, idx: list[int], lo: int, hi: int, emit: Callable) -> None:
@@ -280,10 +290,13 @@ def _product(choices: list[list[int]], emit: Callable) -> None:
     go(0)
 
 
-def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None, lo: int, hi: int, caps: list,
-            emit: Callable) -> None:
+def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None, lo: int, hi: int,
+            keep: tuple | None, emit: Callable) -> None:
     """Emit the candidates taking gmin..gmax cards (None: any number) of each group of classes,
-    lo..hi cards in all, within the caps: (each class's value, least and most values)."""
+    lo..hi cards in all, within `keep`: the caps (each class's value, least and most values) and
+    the sums (see _sum_of)."""
+    caps, sums = keep or ([], [])
+    total = [0] * len(sums)
     flat = [(i, g) for g, group in enumerate(groups) for i in group]
     n = len(flat)
     mult = [len(classes[i]) for i, _ in flat]
@@ -314,7 +327,9 @@ def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None,
 
     def go(k: int, size: int) -> None:
         if k == n or (size == hi and gmin == 0):
-            if size >= lo and all(a is None or len(seen[f]) >= a for f, (_, a, _) in enumerate(caps)):
+            if size >= lo and all(a is None or len(seen[f]) >= a for f, (_, a, _) in enumerate(caps)) \
+                    and all((a is None or t >= a) and (b is None or t <= b)
+                            for t, (_, a, b, _) in zip(total, sums, strict=True)):
                 emit(pick)
             return
         if size + room[k] < lo or any(left is not None and len(seen[f]) + left[k] < caps[f][1]
@@ -326,11 +341,18 @@ def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None,
                 break
             if j and caps and not fits(i):
                 continue
+            if j and any(grows and b is not None and t + j * values[i] > b
+                         for t, (values, _, b, grows) in zip(total, sums, strict=True)):
+                continue  # (past a sum's most: only fewer of this class can do)
             pick.extend([i] * j)
             held[g] += j
             if j and caps:
                 take(i, 1)
+            for f, (values, _, _, _) in enumerate(sums):
+                total[f] += j * values[i]
             go(k + 1, size + j)
+            for f, (values, _, _, _) in enumerate(sums):
+                total[f] -= j * values[i]
             if j and caps:
                 take(i, -1)
             held[g] -= j
