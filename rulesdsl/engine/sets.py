@@ -136,6 +136,7 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
     the classes in the canonical order."""
     g = st.game
     loc, known, hand, face = st.loc, st.known, g.zone_hand, g.card_face
+    order = g.set_order or face_order(g)
     by_face: dict[tuple, list[int]] = {}
     seen: set[int] = set()
     keyed: list[tuple] = []
@@ -153,7 +154,7 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
                 group = by_face[zi, face[c]] = [c]
             else:
                 group = [c]
-            keyed.append(((0, face[c], i), group))
+            keyed.append(((0, order[c], i), group))
         else:  # (named by place: its face must not order it)
             keyed.append(((1, i), [c]))
     keyed.sort(key=lambda x: x[0])
@@ -162,6 +163,24 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
         if len(group) > 1:  # the ones more seats know go first: they are the ones those seats saw
             group.sort(key=lambda c: -known[c].bit_count())
     return out
+
+
+def face_order(g) -> tuple[int, ...]:
+    """Each card's place in the order of a set's cards (and of the options): by kind, then by its
+    numbers, then by its other values (attributes by name); identical cards alike. An order of
+    the faces themselves, not of how the cards are numbered, so that a world a bot imagines, in
+    which hidden cards are other cards, orders the same faces the same way."""
+    names = sorted(a for a in g.attrs if a != "kind")
+
+    def key(c: int) -> tuple:
+        values = [g.attrs[a][c] for a in names]
+        return (g.card_kind[c], tuple(v for v in values if type(v) is int),
+                tuple(str(v) for v in values if v is not None and type(v) is not int))
+
+    keys = sorted({key(c) for c in range(g.ncards)})
+    rank = {k: i for i, k in enumerate(keys)}
+    g.set_order = tuple(rank[key(c)] for c in range(g.ncards))
+    return g.set_order
 
 
 def consecutive(values) -> bool:
