@@ -46,6 +46,7 @@ CASES = [
     ("same rank, any size", "with count(distinct(s.rank)) == 1"),
     ("runs of 3+ in one suit", "with count(s) >= 3 and count(distinct(s.suit)) == 1 and consecutive(s.value)"),
     ("size 1..4, anything", "size 1..4"),
+    ("size 8, at most 4 ranks", "size 8 with count(distinct(s.rank)) <= 4"),
     ("any size, anything", ""),
     ("same rank, written plainly", "with not not (count(distinct(s.rank)) == 1)"),
 ]

@@ -24,7 +24,7 @@ with an error that says so, never a hang.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from ..errors import RulesRuntimeError
 
@@ -215,6 +215,9 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
     sums = [_sum_of(classes, idx, t, a, b) for form, t, a, b in shape if form == SUM]
     keep = (caps, sums) if caps or sums else None
     other = [f for f in shape if f[0] not in (FEW, SUM)]
+    if not other and caps and caps[0][2] is not None:
+        _few_values(classes, idx, lo, hi, caps, sums, emit)
+        return
     if not other:  # any set: each class a group of its own
         if keep:
             _groups(classes, [[i] for i in idx], 0, None, lo, hi, keep, emit)
@@ -246,6 +249,23 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
                     _groups(classes, run, 1, 1, len(run), len(run), keep, emit)
                 else:
                     _product(run, emit)
+
+
+def _few_values(classes: list, idx: list[int], lo: int, hi: int, caps: list, sums: list, emit: Callable) -> None:
+    """Sets of at most `most` values of A (the first cap): the values first, each combination of
+    k of them (k from the least, or 1, to the most) searched alone with at least one card of each.
+    Each set has one combination of values, so none is made twice."""
+    values, least, most = caps[0]
+    by_value: dict = {}
+    for i in idx:
+        by_value.setdefault(values[i], []).append(i)
+    groups = list(by_value.values())
+    size = [sum(len(classes[i]) for i in g) for g in groups]
+    keep = (caps[1:], sums) if caps[1:] or sums else None
+    for k in range(max(least or 1, 1), min(most, hi, len(groups)) + 1):
+        for combo in combinations(range(len(groups)), k):
+            if sum(size[g] for g in combo) >= lo:
+                _groups(classes, [groups[g] for g in combo], 1, None, lo, hi, keep, emit)
 
 
 def _key(v) -> tuple:
