@@ -358,3 +358,18 @@ def test_determinized_worlds_keep_the_chooser_s_options():
         w = s.clone()
         w.determinize(me, random.Random(seed))
         assert w.move_texts() == s.move_texts()
+
+
+def test_a_set_typed_at_the_prompt_in_another_order_and_a_typo_loses_nothing():
+    import io
+
+    from rulesdsl.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    typed = "play 8♣ 9♠\nplay 8♣ 8♠\nquit\n"  # (a set not in the hand, then one typed out of order)
+    code = main(["play", str(CLIMB), "--seed", "3", "--players", "2"], stdin=io.StringIO(typed), stdout=out,
+                stderr=err)
+    shown = out.getvalue()
+    assert code == 0 and "Traceback" not in shown + err.getvalue()
+    assert "'play 8♣ 9♠' is not one of your moves" in shown
+    assert "alice: play 8♠ 8♣" in shown
