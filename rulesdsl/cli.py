@@ -350,6 +350,9 @@ def match_move(entry: str, texts: list[str]) -> int | str:
         return starts[0]
     if len(starts) > 1:
         return f"'{shown(entry)}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
+    same = [i for i, t in enumerate(norm) if sorted(t.split()) == sorted(want.split())]
+    if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
+        return same[0]
     return f"'{shown(entry)}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
 
 
@@ -914,8 +917,8 @@ def _allow_path_option(sp: argparse.ArgumentParser) -> None:
 
 def _limit_option(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
-                    help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
-                         "(see docs/language.md, Limits)")
+                    help="raise a limit of a run (repeatable): steps, depth, places, list, digits, "
+                         "sets (see docs/language.md, Limits)")
 
 
 def _add_check(sub) -> None:

@@ -31,6 +31,7 @@ from .runtime import (
     _located_part,
     too_deep,
 )
+from .sets import SetChooses
 from .skeleton import Skeleton
 from .source import env_list, paren
 from .statements import Statements
@@ -39,7 +40,7 @@ from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
 from .tree import _source
 
 
-class Compiler(Skeleton, Statements):
+class Compiler(Skeleton, Statements, SetChooses):
     def __init__(self, prog: Program, names: list[str] | None = None, shortcuts: bool = True,
                  limits: dict[str, int] | None = None):
         self.p = prog
@@ -53,6 +54,7 @@ class Compiler(Skeleton, Statements):
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
         self.choose_options: dict[int, Callable[[], list[str]]] = {}  # per choose: its options' writer
+        self.set_ways: dict[int, list[tuple]] = {}  # per `choose set`: the ways its test can be met (sets.py)
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.race_ops: dict[int, dict[str, int]] = {}  # per race: its plain ops by role (straight.py)
         self.unit = ""
