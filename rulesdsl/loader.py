@@ -124,7 +124,7 @@ def parse_file(path: str | Path) -> ast.RulesFile:
     return parse_text(read_file(path), str(path))
 
 
-@lru_cache(maxsize=16)  # (a few files: a game and what it imports; bounded, so memory is)
+@lru_cache(maxsize=128)  # (the files of a project or two, about 100 KB a tree: bounded, so memory is)
 def _parsed(text: str, path: str) -> ast.RulesFile:
     """A file's tree, shared by the loads of the same text (the tree is frozen): `rulesdsl test`
     loads a game again for each number of players and parameters it tries, and parsing is most of

@@ -1,6 +1,7 @@
-"""Shared test setup: hypothesis profiles and the games under test.
+"""Shared test setup: hypothesis profiles, the `long` marker and the games under test.
 
-`ci` (the default) keeps the suite fast; `long` tries many more examples:
+`ci` (the default) keeps the suite fast; `long` tries many more examples, and runs the tests
+marked `long` (more seeds of a fuzz test whose first seed already checks its promise):
     HYPOTHESIS_PROFILE=long pytest
 """
 
@@ -22,6 +23,21 @@ GAMES = ROOT / "games"
 settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "long: more of what another test already checks on every run (more seeds "
+                                       "of a fuzz test); run by HYPOTHESIS_PROFILE=long, skipped otherwise")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if LONG:
+        return
+    skip = pytest.mark.skip(reason="a long run: HYPOTHESIS_PROFILE=long pytest")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:

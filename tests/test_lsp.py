@@ -388,7 +388,7 @@ def with_spans(node: object) -> object:
     return node
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.long)])
 def test_parsing_a_file_declaration_by_declaration_is_parsing_it_whole(seed):
     """The server parses an edited file one declaration at a time (and keeps each): the same
     declarations at the same places as the parser's, or the same errors, on the games, their
@@ -445,7 +445,7 @@ def every_request(ws: Workspace, path: str, text: str) -> None:
         assert not any("internal error" in d.message for d in e.diagnostics)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(k, marks=pytest.mark.long) for k in (1, 2))])
 def test_every_request_on_every_fuzzing_input_answers(seed):
     """The same inputs (more of them) straight through the handlers, at lines through each."""
     ws = Workspace()

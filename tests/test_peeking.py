@@ -46,6 +46,13 @@ def program(path: Path, players: int | None = None):
     return check(rulesdsl.parse_files(path), players, {})
 
 
+@functools.cache
+def game_of(path: Path) -> rulesdsl.Game:
+    """The file's game, compiled once for all the examples of a test (a game is not changed by
+    playing it: only its states are)."""
+    return compile_program(program(path))
+
+
 def random_state(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:
     s = game.new_game(seed, log=False)
     rng = random.Random(seed)
@@ -204,7 +211,7 @@ def test_the_guess_is_right_about_as_often_as_chance():
 @given(seed=st.integers(0, 2**32 - 1), seat=st.integers(0, 7))
 def test_no_bot_peeks_in_any_game(path, seed, seat):
     prog = program(path)
-    game = compile_program(prog)
+    game = game_of(path)
     for s, rng in states_along(game, seed, STATES):
         if s.is_over:
             continue
@@ -220,7 +227,7 @@ def test_no_bot_peeks_at_hidden_cards_among_secret_answers(name, seed):
     chosen from: a twin whose hidden cards traded faces gives the same worlds and bot choices
     (tests/test_secrets.py checks the answers themselves)."""
     prog = program(DATA / name)
-    game = compile_program(prog)
+    game = game_of(DATA / name)
     for s, rng in states_along(game, seed, STATES):
         if not s.is_over:
             assert_no_peeking(prog, s, s.chooser, rng.randrange(1000), bots=rng.random() < 0.3)
@@ -265,7 +272,7 @@ def test_worlds_keep_every_known_whereabouts_and_attribute(name, seed):
     each shown colour or rank in each place it was shown of, and the seat's view and moves; a twin
     whose other hidden cards traded faces gives the same worlds and choices."""
     prog = program(DATA / name)
-    game = compile_program(prog)
+    game = game_of(DATA / name)
     for s, rng in states_along(game, seed, 3 * STATES):
         if s.is_over:
             continue

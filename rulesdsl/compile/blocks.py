@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..engine.constants import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
-from .source import ENV, Logged, Naming, Variant, named
+from .source import ENV, Logged, Naming, Variant, code_of, named
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
@@ -40,7 +40,7 @@ def defined(text: str, where: str, names: dict) -> Callable:
     """The one function `text` defines, its globals `names`. Source Python refuses is a fault of
     the writers, never of the rules: its SyntaxError goes up as it is, with the text."""
     try:
-        compiled = compile(text, f"<rules {where}>", "exec")
+        compiled = code_of(text, f"<rules {where}>", "exec")
     except SyntaxError as e:
         e.add_note(f"(an internal error: the source written for {where})\n{text}")
         raise

@@ -33,7 +33,7 @@ from .expr_runtime import RUNTIME
 from .loop_analysis import LoopAnalysis
 from .loops import Join, LoopWriter
 from .runtime import _leaf_error
-from .source import ENV, ST, UNKNOWN, Lookup, Src, env_list, named, naming, paren, pure
+from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE, _descendants_nodes, split
 
 __all__ = ["SourceCompiler"]
@@ -116,7 +116,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if nlocals is not None and reads:
             env = [(slots or {}).get(k, "None") for k in range(nlocals)]
             src = f"(lambda env: {src})([{', '.join(env)}])"
-        f = eval(f"lambda {params}: {src}", self.names)
+        f = eval(code_of(f"lambda {params}: {src}"), self.names)
         f.src = src
         f.reads_locals = reads
         return f

@@ -3,9 +3,12 @@ straight functions."""
 
 from __future__ import annotations
 
+import ast as pyast
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
+from types import CodeType
 from typing import NamedTuple
 
 
@@ -21,6 +24,29 @@ class Lookup(NamedTuple):
 
 
 UNKNOWN = object()  # no value known when the rules load (SourceCompiler.fixed_value)
+
+
+@lru_cache(maxsize=8192)
+def code_of(text: str, filename: str = "<string>", mode: str = "eval") -> CodeType:
+    """Python's `compile` of written source, kept: a game loaded again (for another number of
+    players, in a worker, by a test) is written as mostly the same source, and compiling it was
+    the slowest step of a load. A code object is immutable; each `exec`/`eval` of it still makes
+    new functions. (A SyntaxError is raised each time: it is never kept.)"""
+    return compile(text, filename, mode)
+
+
+@lru_cache(maxsize=4096)
+def read_counts(text: str) -> tuple[Counter, Counter]:
+    """How often Python source (statements) reads each field of `st` (`st.turn`) and each plain
+    name: counted in its syntax tree, once per distinct source. Read only: the counts are shared."""
+    fields: Counter = Counter()
+    names: Counter = Counter()
+    for node in pyast.walk(pyast.parse(text)):
+        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "st":
+            fields[node.attr] += 1
+        elif isinstance(node, pyast.Name):
+            names[node.id] += 1
+    return fields, names
 
 
 class NoSource(Exception):

@@ -16,7 +16,7 @@ from collections import Counter
 from .. import ast
 from ..engine.constants import PLAIN
 from ..engine.machine import _FAILED
-from .source import ST, STRAIGHT_RUN, Naming, env_list, named, naming
+from .source import ST, STRAIGHT_RUN, Naming, code_of, env_list, named, naming, read_counts
 
 
 class Bail(Exception):
@@ -91,12 +91,8 @@ class StraightWriter:
         if only the turn's start sets it. (Counted in the syntax tree: writers may write a source
         twice, or one they leave out.)"""
         consts = self.c.source.const_names
-        reads: Counter = Counter()
-        for node in pyast.walk(pyast.parse("def _f():\n" + "\n".join(lines))):
-            if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "st":
-                reads[node.attr] += 1
-            elif isinstance(node, pyast.Name) and node.id in consts:
-                reads[node.id] += 1
+        fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
+        reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
         fields = [f for f in _STEADY if reads[f] > 1]
         if any(counted.stores[f] for f in fields):
             fields = []
@@ -468,9 +464,9 @@ def straight_playout(game, unlimited: bool = False):
                 limited, free = StraightWriter(make()).write(), StraightWriter(make(), limited=False).write()
                 names = game.namespace
                 names.update(_End=End, _Bail=Bail, _FAILED=_FAILED)
-                exec(compile(limited, f"<rules {game.name} straight>", "exec"), names)
+                exec(code_of(limited, f"<rules {game.name} straight>", "exec"), names)
                 own = dict(names)  # (its own functions: each calls its own kind)
-                exec(compile(free, f"<rules {game.name} straight>", "exec"), own)
+                exec(code_of(free, f"<rules {game.name} straight>", "exec"), own)
                 game.straight = names["_sp_main"]
                 game.straight.unlimited = own["_sp_main"]
             except Exception:  # NoStraight, NoSource, or a fault of the writer: it costs speed, never a game
