@@ -178,10 +178,9 @@ class Player:
                 self.learned.setdefault(c, st.turn)
             else:
                 self.learned.pop(c, None)
-        # Face-up cards and your own private cards (your hand) stay in sight.
+        # Cards of a zone you see (face up, your hand, another's hand held facing you) stay in sight.
         return frozenset(c for c, t in self.learned.items()
-                         if t < st.turn and g.zone_vis[st.loc[c]] != 2
-                         and not (g.zone_vis[st.loc[c]] == 1 and g.zone_owner[st.loc[c]] == self.seat))
+                         if t < st.turn and not g.zone_seen_by[st.loc[c]] >> self.seat & 1)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
