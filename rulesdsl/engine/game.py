@@ -530,14 +530,9 @@ class Game:
     def card_option_text(self, st: State, viewer: int, c: int) -> str:
         zi = st.loc[c]
         if self.zone_shape[zi] == GRID:
-            place = st.zones[zi].index(c) + 1
-            owner = self.zone_owner[zi]
-            if owner == viewer:
-                return str(place)
-            if owner >= 0:
-                text = f"{self.names[owner]} {place}"
-            else:
-                text = f"{self.zone_names[zi]} {place}"
+            place, owner = st.zones[zi].index(c) + 1, self.zone_owner[zi]
+            text = str(place) if owner == viewer else \
+                f"{self.names[owner] if owner >= 0 else self.zone_names[zi]} {place}"
         elif st.known[c] >> viewer & 1:
             return self.card_text[c]
         else:
@@ -547,9 +542,7 @@ class Game:
         return f"{text} {note}" if note else text
 
     def known_note(self, st: State, c: int, viewer: int) -> str:
-        """What `viewer` knows of card c that it names by place, as a move's text ends with it:
-        `(?r)` if it was shown some attributes (partial knowledge), else nothing. The place names
-        the card; the note only says what the chooser knows, so a text stays one of a kind."""
+        """The end of a move naming card c by place: what `viewer` was shown of it, `(?r)`, or ""."""
         if not st.partial or st.known[c] >> viewer & 1:
             return ""
         known = self.partial_text(st, c, viewer)
