@@ -28,7 +28,7 @@ import rulesdsl
 from rulesdsl.compare import mean_sd, welch_p
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("crazy_eights", "go_fish", "goofspiel")
+GAMES = ("crazy_eights", "go_fish", "goofspiel", "hanabi")
 Metrics = dict[str, float]
 
 
@@ -244,6 +244,8 @@ def play_openspiel_goofspiel(games: int, rng: random.Random, players: int | None
 
 def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     """Games number start .. start+games-1 of this seed, each from its own engine seed."""
+    if name == "hanabi":
+        return __import__("openspiel_hanabi").play_rulesdsl(games, seed, players, start)
     game = rulesdsl.load(str(ROOT / "games" / f"{name}.rules"), players=players)
     measure = {"crazy_eights": crazy_eights_metrics_rulesdsl, "go_fish": go_fish_metrics_rulesdsl,
                "goofspiel": goofspiel_metrics_rulesdsl}[name]
@@ -277,6 +279,8 @@ def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: 
 def play_openspiel(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     import pyspiel
 
+    if name == "hanabi":
+        return __import__("openspiel_hanabi").play_openspiel(games, seed, players, start)
     rng = random.Random(seed * 1_000_003 + start + 500_000)
     if name == "goofspiel":
         return play_openspiel_goofspiel(games, rng, players)

@@ -188,10 +188,9 @@ class Player:
                 self.learned.setdefault(c, st.turn)
             else:
                 self.learned.pop(c, None)
-        # Face-up cards and your own private cards (your hand) stay in sight.
+        # Cards of a zone you see (face up, your hand, another's hand held facing you) stay in sight.
         return frozenset(c for c, t in self.learned.items()
-                         if t < st.turn and g.zone_vis[st.loc[c]] != 2
-                         and not (g.zone_vis[st.loc[c]] == 1 and g.zone_owner[st.loc[c]] == self.seat))
+                         if t < st.turn and not g.zone_seen_by[st.loc[c]] >> self.seat & 1)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -207,8 +206,24 @@ class Player:
         self.say("")
         self.say(self.state.view(self.seat, reveal=self.reveal, events=0, hide=self.forgotten()))
 
+    def move_texts(self) -> list[str]:
+        """The moves as this seat reads them: with --memory, a card it no longer has in sight is
+        named by its place alone, without the note of what it was told of it (`(R?)`)."""
+        st = self.state
+        texts = st.move_texts()
+        hide = self.forgotten() if st.partial else ()
+        if hide:
+            g = st.game
+            dec = g.decisions[st.pending]
+            for i, v in enumerate(st.options):
+                c = g.option_card(dec, v)
+                note = g.known_note(st, c, self.seat) if c in hide else ""
+                if note and texts[i].endswith(" " + note):
+                    texts[i] = texts[i][: -len(note) - 1]
+        return texts
+
     def list_moves(self) -> list[str]:
-        texts = self.state.move_texts()
+        texts = self.move_texts()
         self.say("Your moves:")
         for i, t in enumerate(texts, 1):
             self.say(f"  {i:>2}. {t}")
@@ -216,7 +231,7 @@ class Player:
 
     def decide(self) -> int | None:
         """The index of the chosen move; QUIT if the player left; None at the end of input."""
-        texts = self.state.move_texts()
+        texts = self.move_texts()
         if len(texts) == 1:
             # An only move is played for the player; a long run of them is summed up, not told
             # move by move (a game of forced moves would print without end).

@@ -179,7 +179,8 @@ def engine_problems(st: State) -> str | None:
             if c is not None and st.loc[c] != zi:
                 return f"card {g.card_text[c]} is in {g.zone_names[zi]} but recorded elsewhere"
     if st.is_over:
-        if not st.winners or any(not 0 <= w < g.players for w in st.winners):
+        # (no winner at all is a result the rules may give: `winners are` naming nobody)
+        if any(not 0 <= w < g.players for w in st.winners):
             return f"the game is over but its winners are {st.winners}"
     elif st.num_moves() < 1 or not 0 <= st.chooser < g.players:
         return "the game is not over, yet nobody has a move to make"

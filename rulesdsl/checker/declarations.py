@@ -21,7 +21,7 @@ from .types import (
 )
 
 SHAPES = ("stack", "hand", "grid")
-VISIBILITIES = ("public", "hidden", "private")
+VISIBILITIES = ("public", "hidden", "private", "others")
 MAX_CARDS = 10_000
 
 
@@ -147,12 +147,12 @@ class Declarations(CheckerBase):
                 else:
                     self.error(opt.span, f"unknown zone option '{opt.word}'",
                                did_you_mean(opt.word, SHAPES + VISIBILITIES)
-                               or "a zone is a stack, hand or grid; public, hidden or private")
+                               or "a zone is a stack, hand or grid; public, hidden, private or others")
             shape = shape or "stack"
             if vis is None:
                 vis = "private" if d.per_player and shape == "hand" else "hidden"
-            if vis == "private" and not d.per_player:
-                self.error(d.span, f"zone '{d.name}' is private but has no owner", "write `zone NAME per player: ...`")
+            if vis in ("private", "others") and not d.per_player:
+                self.error(d.span, f"zone '{d.name}' is {vis} but has no owner", "write `zone NAME per player: ...`")
             z = ZoneInfo(len(self.zones), d.name, d.per_player, shape, vis, None, keep, d.span)
             self.zones.append(z)
             self.zone_by_name[d.name] = z

@@ -105,6 +105,7 @@ class Compiler(Skeleton, Statements, SetChooses):
         g.params = {k: v.value for k, v in p.params.items()}
         g.param_ranges = {k: (v.default, v.low, v.high) for k, v in p.params.items()}
         g.all_mask = (1 << self.n) - 1
+        g.may_end_without_winner = p.winners is not None
 
     def _readers(self) -> None:
         """What is read of a state outside play: the cells that may hold cards (determinization

@@ -4,12 +4,12 @@ determinization."""
 from __future__ import annotations
 
 from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, elem, is_list
-from ..engine.constants import GRID, HAND, HIDDEN, PRIVATE, PUBLIC, STACK
+from ..engine.constants import GRID, HAND, HIDDEN, OTHERS, PRIVATE, PUBLIC, STACK
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
 
 
-VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC}
+VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC, "others": OTHERS}
 
 
 # What a value of a type may name, for determinization (see `names_cards`).

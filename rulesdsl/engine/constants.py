@@ -8,7 +8,7 @@ them too.
 
 # Zone shapes and visibilities, as the compiler numbers them.
 STACK, HAND, GRID = 0, 1, 2
-HIDDEN, PRIVATE, PUBLIC = 0, 1, 2
+HIDDEN, PRIVATE, PUBLIC, OTHERS = 0, 1, 2, 3  # (OTHERS: every seat but the zone's owner)
 
 # What an op returns besides None (go on) or a jump target (>= 0).
 SUSPEND = -1  # (-2 was HALT: the game's end now records its position and returns SUSPENDED)

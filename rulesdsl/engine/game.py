@@ -11,7 +11,7 @@ from collections.abc import Callable
 import attrs
 
 from ..errors import IllegalMove
-from .constants import GRID, HAND, PRIVATE, PUBLIC
+from .constants import GRID, HAND, OTHERS, PRIVATE, PUBLIC
 from .limits import limits_of
 from .move import Move as Move  # (rulesdsl.Move, named here since the game API began)
 from .state import State
@@ -202,6 +202,7 @@ class Game:
         self.shows: list[tuple[str, Callable, str]] = []
         self.show_secrets: dict[str, tuple[int, ...]] = {}  # a show line's secret cells: `?` to who knows not all
         self.statistics: list[tuple[str, Callable, str]] = []
+        self.may_end_without_winner = False  # `winners are` may name nobody (a cooperative game lost)
         self.invariants: list[tuple[str, Callable, object, str]] = []  # name, test, span, source
         self.scenarios: list[ScenarioRt] = []
 
@@ -270,8 +271,11 @@ class Game:
         """Derive the per-zone tables the engine's hot paths read (after the compiler filled the game)."""
         self.zone_grid = [shape == GRID for shape in self.zone_shape]
         self.zone_hand = [shape == HAND for shape in self.zone_shape]
+        # Who learns a card that arrives: everyone (as ~mask: they know it, whoever knew it
+        # before), the owner, every seat but the owner (a hand held facing out), or nobody.
         self.zone_learn = [
-            ~self.all_mask if vis == PUBLIC else (1 << owner if vis == PRIVATE else 0)
+            ~self.all_mask if vis == PUBLIC else 1 << owner if vis == PRIVATE
+            else self.all_mask & ~(1 << owner) if vis == OTHERS else 0
             for vis, owner in zip(self.zone_vis, self.zone_owner, strict=True)
         ]
         self.zone_seen_by = [~m & self.all_mask if m < 0 else m for m in self.zone_learn]
@@ -540,17 +544,23 @@ class Game:
     def card_option_text(self, st: State, viewer: int, c: int) -> str:
         zi = st.loc[c]
         if self.zone_shape[zi] == GRID:
-            place = st.zones[zi].index(c) + 1
-            owner = self.zone_owner[zi]
-            if owner == viewer:
-                return str(place)
-            if owner >= 0:
-                return f"{self.names[owner]} {place}"
-            return f"{self.zone_names[zi]} {place}"
-        if st.known[c] >> viewer & 1:
+            place, owner = st.zones[zi].index(c) + 1, self.zone_owner[zi]
+            text = str(place) if owner == viewer else \
+                f"{self.names[owner] if owner >= 0 else self.zone_names[zi]} {place}"
+        elif st.known[c] >> viewer & 1:
             return self.card_text[c]
-        lst = st.zones[zi]
-        return f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
+        else:
+            lst = st.zones[zi]
+            text = f"{self.zone_names[zi]} #{len(lst) - lst.index(c)}"
+        note = self.known_note(st, c, viewer)
+        return f"{text} {note}" if note else text
+
+    def known_note(self, st: State, c: int, viewer: int) -> str:
+        """The end of a move naming card c by place: what `viewer` was shown of it, `(?r)`, or ""."""
+        if not st.partial or st.known[c] >> viewer & 1:
+            return ""
+        known = self.partial_text(st, c, viewer)
+        return f"({known})" if known else ""
 
     def label_card_text(self, st: State, c: int) -> str:
         """A card's value in a `choose` label: its face if every seat knows it, else where it lies,
@@ -721,8 +731,7 @@ class Game:
         self.refresh_pending(st)
 
     def _reset_knowledge(self, st: State, c: int, zi: int) -> None:
-        vis = self.zone_vis[zi]
-        st.known[c] = self.all_mask if vis == PUBLIC else (1 << self.zone_owner[zi] if vis == PRIVATE else 0)
+        st.known[c] = self.zone_seen_by[zi]
 
     def force_turn(self, st: State, player: int) -> None:
         if st.pending != 0:

@@ -308,8 +308,22 @@ class CardPrimitives:
                 every &= self.known[c]
             knows = bit | every
             words = " ".join(g.attr_words[attr][c] for c in cards)
-            places = ", ".join(g.place_text(self, c) for c in cards)
-            self.event(0, f"{g.names[seat]} is shown the {attr} of {places}: \0", (), ((words, knows, "?"),))
+            text = f"{g.names[seat]} is shown the {attr} of {self._places(cards)}: \0"
+            self.event(0, text, (), ((words, knows, "?"),))
+
+    def _places(self, cards: list[int]) -> str:
+        """Where cards are, for the log: a hand's cards by their places as moves name them
+        (`bob.hand #5 #3`, #1 the newest), the others as `place_text` says."""
+        g = self.game
+        out: dict[str, list[str]] = {}
+        for c in cards:
+            zi = self.loc[c]
+            if g.zone_hand[zi]:
+                lst = self.zones[zi]
+                out.setdefault(g.zone_names[zi], []).append(f"#{len(lst) - lst.index(c)}")
+            else:
+                out.setdefault(g.place_text(self, c), [])
+        return ", ".join(" ".join([where, *places]) for where, places in out.items())
 
     def swap_cards(self, a: int, b: int) -> None:
         if a == b:

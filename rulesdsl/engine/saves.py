@@ -199,12 +199,14 @@ class _Checker:
             if winners:
                 raise BadSave("winners", "the game is not over, so nobody has won yet")
             return [], []
-        if not winners:
+        if not winners and not g.may_end_without_winner:
             raise BadSave("winners", "the game is over, so someone has won")
         if winners != sorted(set(winners)):
             raise BadSave("winners", "must list seats once each, in order")
         for s, r in enumerate(ranking):
             _int(r, f"ranking[{s}]", 1, n + 1)
+        if not winners and ranking == [2] * n:
+            return [], ranking  # `winners are` alone, naming nobody: everyone ranks after the (no) winners
         for s, r in enumerate(ranking):
             if r != 1 + sum(1 for x in ranking if x < r):
                 raise BadSave(f"ranking[{s}]", f"{g.names[s]} is ranked {r}, but {sum(1 for x in ranking if x < r)} "

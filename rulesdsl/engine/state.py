@@ -19,6 +19,7 @@ way, through its game (`State.view` is `Game.view_text`, `State.from_json` is
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -97,6 +98,8 @@ class CompiledGame(Protocol):
     def option_texts(self, st: State) -> list[str]: ...
 
     def option_card(self, dec, value) -> int | None: ...
+
+    def known_note(self, st: State, c: int, viewer: int) -> str: ...
 
     def view_text(self, st: State, player: int, *, reveal: bool, events: int, hide: frozenset) -> str: ...
 
@@ -232,6 +235,10 @@ class State(Machine, CardPrimitives, HiddenCards):
         same = [i for i, t in enumerate(texts) if sorted(normalize(t).split()) == sorted(want.split())]
         if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
             return self.apply_index(same[0])
+        # A card named by place may be typed without the note of what is known of it (`(?r)`).
+        bare = [i for i, t in enumerate(texts) if _NOTE.sub("", normalize(t)) == want]
+        if len(bare) == 1:
+            return self.apply_index(bare[0])
         shown = ", ".join(texts[:12]) + (", ..." if len(texts) > 12 else "")
         who = self.game.names[self.chooser]
         raise IllegalMove(f"'{move}' is not a legal move for {who} now; legal: {shown}")
@@ -273,6 +280,13 @@ class State(Machine, CardPrimitives, HiddenCards):
             if text.endswith(face):
                 self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
                 return
+        note = g.known_note(self, card, seat) if card is not None and self.partial else ""
+        if note and text.endswith(" " + note):
+            # What the seat knew of the card, to it and to those who know the card's face: the
+            # others read the move without it (they may not know what it was shown).
+            self.event(0, f"{who}: {text[: len(text) - len(note) - 1]}\0", (),
+                       ((" " + note, 1 << seat | self.known[card], ""),))
+            return
         self.event(0, f"{who}: {text}")
 
     def _set_move(self, seat: int, text: str, cards: list[int]) -> None:
@@ -450,6 +464,9 @@ def cardlist_cells(g: CompiledGame, counters: list, variables: list, stack: list
     cells = [(counters, k) for k in g.cardlist_counters] + [(variables, k) for k in g.cardlist_vars]
     cells += [(f[2], k) for f in stack for k in g.codes[f[0]].cardlist_slots]
     return cells
+
+
+_NOTE = re.compile(r" \([^()]*\)$")
 
 
 def normalize(text: str) -> str:
