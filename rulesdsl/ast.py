@@ -263,6 +263,25 @@ class Choose(Stmt):
     warnings: tuple = ()
 
 
+def whole_number(e: Expr) -> int | None:
+    """A whole number written as such (`3`, `-1`), else None (worked out when it is needed)."""
+    if isinstance(e, IntLit):
+        return e.value
+    if isinstance(e, Unary) and e.op == "-" and isinstance(e.operand, IntLit):
+        return -e.operand.value
+    return None
+
+
+@attrs.frozen(eq=False)
+class ChooseSet(Choose):
+    """`choose set NAME in CARDS [size A[..B]] [with TEST]`: several cards as one decision. NAME is
+    the list of the cards chosen (`[]` on a pass); `size` holds (A,) or (A, B); `cond` is a test of
+    the whole set, NAME bound to it."""
+
+    size: tuple[Expr, ...] | None = None
+    cond: Expr | None = None
+
+
 @attrs.frozen(eq=False)
 class CallStmt(Stmt):
     func: str

@@ -316,6 +316,9 @@ def match_move(entry: str, texts: list[str]) -> int | str:
         return starts[0]
     if len(starts) > 1:
         return f"'{shown(entry)}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
+    same = [i for i, t in enumerate(norm) if sorted(t.split()) == sorted(want.split())]
+    if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
+        return same[0]
     return f"'{shown(entry)}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
 
 

@@ -88,7 +88,20 @@ def _chosen_by(body: tuple, seat: str) -> tuple:
     return tuple(out)
 
 
-class _Build(Transformer):
+class _SetRules:
+    """`choose set` (a part of _Build): a `choose` with a size and a test of the whole set."""
+
+    @v_args(meta=True)
+    def choose_set(self, meta, c):
+        may, name, domain, size, cond, by, label, pass_label = c
+        one = self.choose_stmt(meta, [may, name, domain, by, label, pass_label])
+        return ast.ChooseSet(**{f.name: getattr(one, f.name) for f in attrs.fields(ast.Choose)}, size=size, cond=cond)
+
+    def set_size(self, c):
+        return tuple(x for x in c if x is not None)
+
+
+class _Build(_SetRules, Transformer):
     """Lark tree to ast nodes. Each method receives the rule's meta (positions) and children."""
 
     def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):

@@ -294,6 +294,10 @@ class Expressions(CheckerBase):
             return INT
         if f in ("top", "bottom", "first", "last", "random"):
             return elem(a) if need_list() else ANY
+        if f == "consecutive":
+            if need_list("a list of numbers") and a != ANY and elem(a) not in (INT, ANY):
+                self.error(e.args[0].span, f"consecutive() needs numbers, not {describe(elem(a))}")
+            return BOOL
         if f in ("distinct", "sorted"):
             return (list_of(elem(a)) if a != ANY else ANY) if need_list() else ANY
         if f in ("next", "previous"):

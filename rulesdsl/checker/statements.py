@@ -98,7 +98,8 @@ class Statements(CheckerBase):
         seat = unit.new_slot(PLAYER)
         unit.bind(inner, s.name, seat, PLAYER)
         first = s.body[0] if s.body else None
-        if not (isinstance(first, ast.Choose) and first.optional and isinstance(first.by, ast.Name)
+        if not (isinstance(first, ast.Choose) and not isinstance(first, ast.ChooseSet) and first.optional
+                and isinstance(first.by, ast.Name)
                 and first.by.id == s.name):
             self.error(first.span if first is not None else s.span,
                        f"a race begins with `may choose NAME in ... by {s.name}`: each seat may act, or pass",
@@ -418,16 +419,54 @@ class Statements(CheckerBase):
         et = elem(t) if t != ANY else ANY
         if et not in SCALARS and et != ANY:
             self.error(s.domain.span, f"`choose` cannot pick {describe(et)}")
+        self._asker(s, scope, unit)
+        unit.bind(scope, s.name, slot, et)
+        if self.secret_ctx is not None:
+            self._secret_choose(s, slot, et, unit)
+
+    def s_ChooseSet(self, s: ast.ChooseSet, scope: Scope, unit):
+        """`choose set`: cards from a list of cards; a size that can be met; a yes/no test of the
+        whole set that changes nothing (it is tried on many sets before anyone answers)."""
+        self._reject_builtin(s.name, s.span)
+        if self.secret_ctx is not None or self.in_race:
+            self.error(s.span, "`choose set` cannot stand in a secret block or a race",
+                       "choose the set after the block, or choose its cards one by one")
+        slot = unit.new_slot("list[card]")
+        self.slots[id(s)] = slot
+        t = self.expr(s.domain, scope, unit)
+        if t not in (ZONE, "list[card]", ANY):
+            self.error(s.domain.span, f"`choose set` picks cards from a zone or a list of cards, not {describe(t)}")
+        known = []
+        for x in s.size or ():
+            self.want(x, INT, scope, unit, "a set's size")
+            known.append(ast.whole_number(x))
+        if any(k is not None and k < 1 for k in known):
+            bad = next(x for x, k in zip(s.size, known, strict=True) if k is not None and k < 1)
+            self.error(bad.span, f"a set's size is at least 1, not {ast.whole_number(bad)}",
+                       "a set that may be empty is a `may choose set` (a pass gives [])")
+        elif len(known) == 2 and None not in known and known[0] > known[1]:
+            self.error(s.size[0].span, f"the size range {known[0]}..{known[1]} cannot be met",
+                       f"write the smaller size first: {known[1]}..{known[0]}")
+        if s.cond is not None:
+            inner = Scope(scope)
+            unit.bind(inner, s.name, slot, "list[card]")
+            self.want(s.cond, BOOL, inner, unit, "a set's condition (`with`)")
+            for x in _nodes((s.cond,)):
+                if isinstance(x, ast.Call) and x.func == "random" and x.func not in self.defines:
+                    self.error(x.span, "a set's condition cannot draw at random",
+                               "it is tried on many sets before anyone answers; draw before the `choose set`")
+        self._asker(s, scope, unit)
+        unit.bind(scope, s.name, slot, "list[card]")
+
+    def _asker(self, s: ast.Choose, scope: Scope, unit) -> None:
+        """Who a choose asks, and its labels, whose values are worked out as the question is
+        asked: before NAME has one."""
         if s.by is not None:
             self.want(s.by, PLAYER, scope, unit, "who chooses (`by`)")
-        # The labels' values are worked out as the question is asked: before NAME has one.
         for text in (s.label_text, s.pass_text):
             if text is not None:
                 self._template(text, scope, unit)
         self.warnings.extend(s.warnings)
-        unit.bind(scope, s.name, slot, et)
-        if self.secret_ctx is not None:
-            self._secret_choose(s, slot, et, unit)
 
     def _secret_choose(self, s: ast.Choose, slot: int, et: str, unit) -> None:
         """A choose in a secret block: by the block's seat, if it has one; asked of a seat that no

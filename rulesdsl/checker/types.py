@@ -87,6 +87,7 @@ BUILTIN_FUNCS = {
     "top": (1, 1), "bottom": (1, 1), "first": (1, 1), "last": (1, 1), "random": (1, 1),
     "next": (1, 1), "previous": (1, 1), "distinct": (1, 1), "abs": (1, 1), "owner": (1, 1),
     "place": (1, 1), "zone_of": (1, 1), "sorted": (1, 1), "knows": (2, 2),
+    "consecutive": (1, 1),
 }
 PLAYER_BUILTIN_ATTRS = {"seat": INT}
 CARD_BUILTIN_ATTRS = {"kind": STR}

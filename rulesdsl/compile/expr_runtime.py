@@ -4,6 +4,7 @@ nones, a range with a limit)."""
 
 from __future__ import annotations
 
+from ..engine.sets import consecutive
 from ..errors import RulesRuntimeError
 
 
@@ -72,3 +73,4 @@ def _range(a, b, limit):
 
 RUNTIME = {f.__name__: f for f in (_card_attr, _last_attr, _first_attr, _fail, _some, _sum, _pick, _rand, _hist,
                                    _each, _range)}
+RUNTIME["_consecutive"] = consecutive  # (engine/sets.py: `choose set` reads it too)

@@ -411,6 +411,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         simple = {
             "count": f"len({x})", "sum": f"_sum({x})", "any": f"bool({x})", "empty": f"(not {x})",
             "random": f"_rand(st, {x})",
+            "consecutive": f"_consecutive({x})",
             "distinct": Src(f"list(dict.fromkeys({x}))", iterated=f"dict.fromkeys({x})"),
             "sorted": self.over(x, lambda s: f"sorted(_v for _v in {s} if _v is not None)"), "abs": f"abs({x})",
         }

@@ -83,7 +83,7 @@ def lower(c) -> Lowered:
         if found is not None:
             plan.value_counts[id(node)] = found
     for node in nodes:
-        if isinstance(node, ast.Choose):
+        if isinstance(node, ast.Choose) and not isinstance(node, ast.ChooseSet):  # (a set's: engine/sets.py)
             form = domain_form(c, node.domain)
             if form is not None:
                 plan.counted[id(node.domain)] = form

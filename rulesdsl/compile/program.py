@@ -31,6 +31,7 @@ from .runtime import (
     _located_part,
     too_deep,
 )
+from .sets import SetChooses
 from .skeleton import Skeleton
 from .source import env_list, paren
 from .statements import Statements
@@ -39,7 +40,7 @@ from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
 from .tree import _source
 
 
-class Compiler(Skeleton, Statements):
+class Compiler(Skeleton, Statements, SetChooses):
     def __init__(self, prog: Program, names: list[str] | None = None, shortcuts: bool = True,
                  limits: dict[str, int] | None = None):
         self.p = prog

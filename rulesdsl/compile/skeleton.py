@@ -167,6 +167,8 @@ class Skeleton:
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as
         `item` (a format with {v}) makes it, in the turn's order."""
+        if a.lead.sets is not None:
+            return self.set_lead_lines(a, info, target, item)
         fn = self.distinct_fn(a.lead)
         try:  # loops that filter, merge and append as they go
             return self.domains.options(info.body[0].domain, fn, "me", target, item)
@@ -184,6 +186,8 @@ class Skeleton:
             return None
         if a.lead is None:
             return Plan(post=[f"opts.append(({ai}, None))"])
+        if a.lead.sets is not None:
+            return None
         try:
             plan, reads = self.source.reading(
                 lambda: self.domains.plan(info.body[0].domain, self.distinct_fn(a.lead), "me", f"({ai}, {{v}})"))

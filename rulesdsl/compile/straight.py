@@ -196,6 +196,8 @@ class StraightWriter:
         return [f"{ind}return"]
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
+        if isinstance(s, ast.ChooseSet):
+            return self.choose_set(s, ind)
         slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
         listed = [*self.c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
                   f"if not _v: {slot} = None", "else:",
@@ -212,6 +214,22 @@ class StraightWriter:
                       f"if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
                       *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
         return [ind + line for line in listed]
+
+    def choose_set(self, s: ast.ChooseSet, ind: str) -> list[str]:
+        """A `choose set` (compile/sets.py): its options listed, or, where sizes alone restrict
+        them, counted and the one picked built from its number."""
+        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
+        head = self.c.choose_options[id(s)]()[:2]  # (who chooses, and that it is someone)
+        counted = self.c.set_counted(s, "_p", "_qcount")
+        if counted is None:
+            lines = [*self.c.choose_options[id(s)](), f"if not _v: {slot} = []", "else:",
+                     *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
+        else:
+            count, nth = counted
+            found = f"_x = [] if _k == _qcount - 1 else {nth}" if s.optional else f"_x = {nth}"
+            lines = [*head, *count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = []",
+                     "else:", *self.asked("_k", "_qcount", "_p", [], [found, f"{slot} = _x; {budget}"])]
+        return [ind + line for line in lines]
 
     def race(self, s: ast.Race, ind: str) -> list[str]:
         """A race (Statements.s_Race) with Python's loops: the answers, the order, each actor's
@@ -379,7 +397,8 @@ class StraightWriter:
             else:
                 listed, reads = c.source.reading(
                     lambda a=a, info=info, own=own: [f"{own} = []", *c.lead_options(a, info, own, "{v}")])
-                counted = self.counts.lines(info.body[0].domain, n, "_k")  # (none if it reads locals)
+                counted = None if a.lead.sets is not None else \
+                    self.counts.lines(info.body[0].domain, n, "_k")  # (none if it reads locals)
                 if counted is not None and "_fail(" not in counted[0]:
                     zone, counting, finding = counted
                     z = zones.get(zone)

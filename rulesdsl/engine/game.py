@@ -62,7 +62,7 @@ class Decision:
     """A point where a player chooses: the turn's action, or a `choose` statement."""
 
     __slots__ = ("index", "label", "slot", "domain", "by", "optional", "elem", "span", "name", "pass_label",
-                 "label_fn", "pass_fn", "secret")
+                 "label_fn", "pass_fn", "secret", "sets")
 
     def __init__(self, index, label, slot, domain, by, optional, elem, span, name="", pass_label="pass",
                  label_fn=None, pass_fn=None):
@@ -81,6 +81,7 @@ class Decision:
         self.label_fn = label_fn
         self.pass_fn = pass_fn
         self.secret = False  # a `choose` in a secret block: its move is logged to its chooser alone
+        self.sets = None  # a `choose set`'s size and test (engine/sets.py); its options are lists of cards
 
     def hidden_text(self) -> str:
         """What the other seats read of a secret decision's move: that it was made, never which
@@ -389,12 +390,16 @@ class Game:
                 continue
             if a.lead is None:
                 opts.append((ai, None))
+            elif a.lead.sets is not None:
+                opts.extend([(ai, v) for v in a.lead.sets.options(st, env, a.lead.domain(st, env), me)])
             else:
                 opts.extend([(ai, v) for v in self.distinct_values(st, a.lead, a.lead.domain(st, env), me)])
         return opts
 
     def choice_values(self, st: State, dec: Decision, env: list, chooser: int) -> list:
         """The distinct options of a `choose`: equal values once; identical cards of a hand once."""
+        if dec.sets is not None:
+            return dec.sets.options(st, env, dec.domain(st, env), chooser)
         return self.distinct_values(st, dec, dec.domain(st, env), chooser)
 
     def distinct_values(self, st: State, dec: Decision, values: list, chooser: int) -> list:
@@ -464,7 +469,7 @@ class Game:
         pass_label = dec.pass_label if dec.pass_fn is None else dec.pass_fn(st, env)
         texts = []
         for v in values:
-            if v is None:
+            if v is None or (v == [] and dec.sets is not None):  # (a set's pass is [])
                 texts.append(pass_label)
             else:
                 t = self.value_text(st, seat, dec.elem, v)
@@ -475,7 +480,7 @@ class Game:
         """A race's answer, revealed: logged to everyone as the seat's move, as its chooser read it."""
         dec = self.decisions[d]
         [text] = self._choice_texts(st, dec, env, seat, (value,))
-        st.record_move(seat, text, value if dec.elem == "card" else None)
+        st.record_move(seat, text, value if dec.elem in ("card", "cards") else None)
 
     def _disambiguate(self, st: State, texts: list[str], dec: Decision) -> list[str]:
         if len(set(texts)) == len(texts):
@@ -484,7 +489,7 @@ class Game:
         for i, t in enumerate(texts):
             if texts.count(t) > 1:
                 card = self.option_card(dec, st.options[i])
-                if card is not None:
+                if card is not None and not isinstance(card, list):
                     zi = st.loc[card]
                     pos = len(st.zones[zi]) - st.zones[zi].index(card)
                     out[i] = f"{t} from {self.zone_names[zi]}" + (f" #{pos}" if pos > 1 else "")
@@ -493,17 +498,20 @@ class Game:
                 out[i] = f"{t} ({i + 1})"
         return out
 
-    def option_card(self, dec: Decision, value) -> int | None:
+    def option_card(self, dec: Decision, value) -> int | list[int] | None:
+        """The card an option plays (a list of them for a set), for the log to show per seat."""
         if dec.index == 0:
             a = self.actions[value[0]]
-            return value[1] if a.lead is not None and a.lead.elem == "card" else None
-        return value if dec.elem == "card" else None
+            return value[1] if a.lead is not None and a.lead.elem in ("card", "cards") else None
+        return value if dec.elem in ("card", "cards") and value != [] else None
 
     def value_text(self, st: State, viewer: int, elem: str, v) -> str:
         if v is None:
             return "none"
         if elem == "card":
             return self.card_option_text(st, viewer, v)
+        if elem == "cards":  # (in the options' order: engine/sets.py)
+            return " ".join(self.card_option_text(st, viewer, c) for c in v)
         if elem == "player":
             return self.names[v]
         if elem == "bool":
@@ -568,7 +576,7 @@ class Game:
         env = st.stack[-1][2]
         opts = self.choice_values(st, dec, env, st.chooser)
         if dec.optional:
-            opts.append(None)
+            opts.append(None if dec.sets is None else [])
         st.options = tuple(opts)
 
     # ------------------------------------------------------------ reading a state

@@ -165,11 +165,15 @@ class HiddenCards:
             if dec.index == 0:
                 self.options = tuple(
                     (a, get(v, v)) if v is not None and g.actions[a].lead is not None
-                    and g.actions[a].lead.elem == "card" else (a, v)
+                    and g.actions[a].lead.elem == "card" else
+                    (a, [get(c, c) for c in v]) if v is not None and g.actions[a].lead is not None
+                    and g.actions[a].lead.elem == "cards" else (a, v)
                     for a, v in self.options
                 )
             elif dec.elem == "card":
                 self.options = tuple(get(v, v) for v in self.options)
+            elif dec.elem == "cards":  # (a set's options: lists of cards)
+                self.options = tuple([get(c, c) for c in v] for v in self.options)
         if self.log is not None:
             bit = 1 << viewer
             self.log = [

@@ -466,7 +466,7 @@ def _pending(s: State, pending_and_chooser: list, options: list) -> None:
             who = s.current if dec.by is None else dec.by(s, env)
             opts = g.choice_values(s, dec, env, who) if who is not None else []
             if dec.optional:
-                opts.append(None)
+                opts.append(None if dec.sets is None else [])
     except Exception as e:  # the rules' own code, run on values it never had
         raise BadSave("options", f"cannot be worked out from this state: {type(e).__name__}: {str(e)[:200]}") from None
     if who != chooser:

@@ -229,6 +229,9 @@ class State(Machine, CardPrimitives, HiddenCards):
         for i, t in enumerate(texts):
             if normalize(t) == want:
                 return self.apply_index(i)
+        same = [i for i, t in enumerate(texts) if sorted(normalize(t).split()) == sorted(want.split())]
+        if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
+            return self.apply_index(same[0])
         shown = ", ".join(texts[:12]) + (", ..." if len(texts) > 12 else "")
         who = self.game.names[self.chooser]
         raise IllegalMove(f"'{move}' is not a legal move for {who} now; legal: {shown}")
@@ -262,12 +265,27 @@ class State(Machine, CardPrimitives, HiddenCards):
         if hidden is not None:
             self.event(0, f"{who}: \0", (), ((text, 1 << seat, hidden),))
             return
+        if isinstance(card, list):  # a set: each card the seat knows shown per seat
+            self._set_move(seat, text, card)
+            return
         if card is not None and g.zone_shape[self.loc[card]] != GRID and self.known[card] >> seat & 1:
             face = g.card_text[card]
             if text.endswith(face):
                 self.event(0, f"{who}: {text[: len(text) - len(face)]}{{}}", (card,))
                 return
         self.event(0, f"{who}: {text}")
+
+    def _set_move(self, seat: int, text: str, cards: list[int]) -> None:
+        """A set's move (its text ends with its cards as the seat read them): each card the seat
+        knows a hole (`{}`) that each seat's log fills in as it knew the card."""
+        g = self.game
+        words = [g.card_option_text(self, seat, c) for c in cards]
+        tail = " ".join(words)
+        # (a text that does not end so, say one told apart by a number, shows the cards alone)
+        head = text[:len(text) - len(tail)] if text.endswith(tail) and "{}" not in text else "played "
+        holes = [c for c in cards if g.zone_shape[self.loc[c]] != GRID and self.known[c] >> seat & 1]
+        shown = " ".join("{}" if c in holes else w for c, w in zip(cards, words, strict=True))
+        self.event(0, f"{g.names[seat]}: {head}{shown}", tuple(holes))
 
     def clone(self, log: bool | None = None) -> State:
         """A copy that shares nothing mutable. `log=False` drops the event log (for search bots)."""

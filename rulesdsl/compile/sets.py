@@ -1,0 +1,199 @@
+"""`choose set` (ast.ChooseSet), the one writer of its question: its decision, the lines listing
+its options (the machine's block, a straight function, the turn's options for a leading one) or
+counting them (a straight run, where nothing but sizes restricts them), and the forms of its
+test that the search recognises (engine/sets.py does the search; docs/design.md says why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import ast
+from ..engine.constants import CONTROL
+from ..engine.game import Decision
+from ..engine.sets import DIFF, RUN, SAME, SetChoice, count_options, nth_option, set_options
+from .blocks import Ask, Branch
+from .source import ENV, ST, Src, named
+from .tree import split
+
+_MAX_ALTS = 32  # ways a test can be met, beyond which it is searched as a whole
+
+
+class SetChooses:
+    """The `choose set` writer of the Compiler (a part of it)."""
+
+    def s_ChooseSet(self, s: ast.ChooseSet, b) -> None:
+        g = self.g
+        slot = self.p.slots[id(s)]
+        domain = self.expr(s.domain)
+        by = self.expr(s.by) if s.by is not None else None
+        dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
+                       s.optional, "cards", s.span, s.name, s.pass_label or "pass",
+                       self.label_fn(s.label_text), self.label_fn(s.pass_text))
+        sizes = [self.expr(x) for x in s.size or ()]
+        dec.sets = SetChoice(_size_fn(sizes), self._set_test_fn(s, slot), set_alts(self, s.cond, slot))
+        g.decisions.append(dec)
+        self.choose_decisions[id(s)] = dec
+
+        def options() -> list[str]:
+            """The chooser (`_p`) and the options (`_v`), as s_Choose writes them."""
+            who = ST.current if by is None else self.source.inline(by)
+            with self.source.knowing(getattr(who, "inner", None)):
+                listed = self.set_lines(s, "_p", "_v")
+            return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
+                    *listed, *(["_v.append([])"] if s.optional else [])]
+
+        self.choose_options[id(s)] = options
+        after = b.pc + 1
+        b.emit(s.span, CONTROL, lambda v: [
+            *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = []"), Ask(dec.index, "_p")])
+
+    def _set_test_fn(self, s: ast.ChooseSet, slot: int) -> Callable | None:
+        """The test as f(state, locals, the set), for options worked out outside a block (a save)."""
+        if s.cond is None:
+            return None
+        with named(ENV):
+            return self.source.function(self._set_test_src(s, slot), "st, env, _s")
+
+    def _set_test_src(self, s: ast.ChooseSet, slot: int) -> str:
+        return self.source.src(s.cond, {slot: Src("_s", reads=True)})
+
+    def _set_args(self, s: ast.ChooseSet, chooser: str) -> tuple[list[str], str]:
+        """Lines working out the sizes, and the arguments (cards, chooser, least, greatest size)."""
+        dec = self.choose_decisions[id(s)]
+        inline = self.source.inline
+        sizes = [self.expr_src(x) for x in s.size or ()]
+        first = [f"_sz = {sizes[0]}"] if len(sizes) == 1 else []
+        lo, hi = ("_sz", "_sz") if first else (sizes[0], sizes[1]) if sizes else ("None", "None")
+        return first, f"{inline(dec.domain)}, {chooser}, {lo}, {hi}"
+
+    def set_lines(self, s: ast.ChooseSet, chooser: str, target: str) -> list[str]:
+        """Lines setting `target` to the options (lists of cards) of `s`, asked of `chooser`."""
+        dec = self.choose_decisions[id(s)]
+        first, args = self._set_args(s, chooser)
+        const = self.source.const
+        test = f"(lambda _s: {self._set_test_src(s, dec.slot)})" if s.cond is not None else "None"
+        return [*first, f"{target} = {const(set_options)}(st, {args}, {test}, {const(dec.sets.alts)})"]
+
+    def set_lead_lines(self, a, info, target: str, item: str) -> list[str]:
+        """A leading `choose set`'s options appended to the turn's (Skeleton.lead_options)."""
+        return [*self.set_lines(info.body[0], "me", "_sv"), f"{target}.extend([{item.format(v='_x')} for _x in _sv])"]
+
+    def set_counted(self, s: ast.ChooseSet, chooser: str, count: str) -> tuple[list[str], str] | None:
+        """For a straight run, where sizes alone restrict the options: lines setting `count` to
+        their number, and the source of the `_k`-th (None where they must be listed)."""
+        dec = self.choose_decisions[id(s)]
+        if not dec.sets.counted():
+            return None
+        first, args = self._set_args(s, chooser)
+        const = self.source.const
+        return ([*first, f"_qc, _qlo, _qhi, {count} = {const(count_options)}(st, {args}, {const(dec.sets.alts)})"],
+                f"{const(nth_option)}(_qc, _qlo, _qhi, _k)")
+
+
+def _size_fn(sizes: list) -> Callable:
+    if not sizes:
+        return lambda st, env: (None, None)
+    lo, hi = sizes[0], sizes[-1]
+    return lambda st, env: (lo(st, env), hi(st, env))
+
+
+# -- the forms of a test (engine/sets.py searches each)
+def set_alts(c, cond: ast.Expr | None, slot: int) -> tuple:
+    """The ways `cond` (about the set in local `slot`) can be met, each (forms, least size,
+    greatest size, exact): `or` gives one way a side, `and` combines the sides' ways; a term read
+    as a form (`count(distinct(s.A)) == 1`, `consecutive(s.A)`, `count(distinct(s.A)) ==
+    count(s)`, `count(s) OP N`) is exact, any other term leaves its way to the test."""
+    if cond is None:
+        return (((), None, None, True),)
+    alts = _alts(c, cond, slot, 0)
+    if alts is None:
+        return (((), None, None, False),)
+    return tuple(_normal(a) for a in alts)
+
+
+def _alts(c, e: ast.Expr, slot: int, depth: int) -> list | None:
+    if depth > 8:
+        return None
+    if isinstance(e, ast.Binary) and e.op == "or":
+        out = []
+        for side in split(e, "or"):
+            more = _alts(c, side, slot, depth + 1)
+            if more is None or any(not a[0] and a[1] is None and a[2] is None for a in more):
+                return None  # (a side that any set may meet: the whole search)
+            out += more
+        return out if len(out) <= _MAX_ALTS else None
+    if isinstance(e, ast.Binary) and e.op == "and":
+        out = [((), None, None, True)]
+        for side in split(e, "and"):
+            more = _alts(c, side, slot, depth + 1) or [((), None, None, False)]
+            out = [_both(x, y) for x in out for y in more]
+            if len(out) > _MAX_ALTS:
+                return None
+        return out
+    ref = c.p.refs.get(id(e)) if isinstance(e, ast.Call) else None
+    if ref is not None and ref[0] == "define" and len(e.args) == 1 and _is_set(c, e.args[0], slot) \
+            and (len(ref) < 3 or ref[2] is None):
+        return _alts(c, c.p.defines[e.func].expr, 0, depth + 1)  # (a define's parameter is its local 0)
+    one = _term(c, e, slot)
+    return [one] if one is not None else [((), None, None, False)]
+
+
+def _both(x: tuple, y: tuple) -> tuple:
+    lo = max(v for v in (x[1], y[1], 0) if v is not None) or None
+    his = [v for v in (x[2], y[2]) if v is not None]
+    return x[0] + y[0], lo, min(his) if his else None, x[3] and y[3]
+
+
+def _normal(a: tuple) -> tuple:
+    """A way with its `same` forms first and one other form at most (more: left to the test)."""
+    forms, lo, hi, exact = a
+    same = tuple(f for f in forms if f[0] == SAME)
+    other = tuple(f for f in forms if f[0] != SAME)
+    return same + other[:1], lo, hi, exact and len(other) <= 1
+
+
+def _term(c, e: ast.Expr, slot: int) -> tuple | None:
+    if isinstance(e, ast.Call) and e.func == "consecutive" and c.p.refs.get(id(e)) is None:
+        table = _attr_of_set(c, e.args[0], slot)
+        return (((RUN, table),), None, None, True) if table is not None else None
+    if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
+        return None
+    for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
+        n = ast.whole_number(right)
+        if _count_of_set(c, left, slot) and n is not None:  # count(s) OP N: sizes
+            lo, hi = {"==": (n, n), "<=": (None, n), ">=": (n, None), "<": (None, n - 1), ">": (n + 1, None)}[op]
+            return (), lo, hi, True
+        table = _distinct_count(c, left, slot)
+        if table is not None and op == "==" and n == 1:
+            return ((SAME, table),), None, None, True
+        if table is not None and op == "==" and _count_of_set(c, right, slot):
+            return ((DIFF, table),), None, None, True
+    return None
+
+
+_FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _is_set(c, e: ast.Expr, slot: int) -> bool:
+    return isinstance(e, ast.Name) and c.p.refs.get(id(e)) == ("local", slot)
+
+
+def _count_of_set(c, e: ast.Expr, slot: int) -> bool:
+    return isinstance(e, ast.Call) and e.func == "count" and c.p.refs.get(id(e)) is None and _is_set(c, e.args[0], slot)
+
+
+def _attr_of_set(c, e: ast.Expr, slot: int) -> tuple | None:
+    """The table of A by card, for `s.A` (the set's attribute A)."""
+    if isinstance(e, ast.Attr) and _is_set(c, e.obj, slot) and e.name in c.g.attrs:
+        return tuple(c.g.attrs[e.name])
+    return None
+
+
+def _distinct_count(c, e: ast.Expr, slot: int) -> tuple | None:
+    """The table of A for `count(distinct(s.A))`."""
+    if isinstance(e, ast.Call) and e.func == "count" and c.p.refs.get(id(e)) is None:
+        inner = e.args[0]
+        if isinstance(inner, ast.Call) and inner.func == "distinct" and c.p.refs.get(id(inner)) is None:
+            return _attr_of_set(c, inner.args[0], slot)
+    return None

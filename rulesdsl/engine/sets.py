@@ -1,0 +1,313 @@
+"""The options of a `choose set`: sets of cards as one decision (docs/design.md, "Sets of cards").
+
+A hand of n cards has 2**n - 1 non-empty subsets, so nothing here lists subsets blindly:
+
+- the cards are first made a *multiset*: identical cards the chooser knows, in one hand, are one
+  class with a multiplicity (the rule of single cards: two sets that differ only by identical
+  cards are one option), and the physical cards a class gives are the ones more seats know first;
+- the size bounds prune every search (a class is skipped once the rest cannot reach the least
+  size, the search stops once the greatest is reached);
+- the condition's recognisable forms (`SHAPES`, found by the compiler) generate only candidates
+  that can pass: `count(distinct(s.A)) == 1` splits the classes by A; `consecutive(s.A)` walks runs
+  of A; `count(distinct(s.A)) == count(s)` takes at most one card an A;
+- the condition itself is tried on each candidate, unless the forms say all it says (`exact`);
+- where only the number of options is needed and nothing but the size restricts them, they are
+  counted from the multiplicities (a product of polynomials) and the one picked is built from its
+  index (`SetChoice.count`, `SetChoice.nth`), in the order listing would give them.
+
+Options are lists of cards in one canonical order (the hand view's: by face; cards the chooser
+does not know after, in the list's order, so the order tells nothing of their faces), sorted by
+size, then by the classes they take. A search that would try more sets than the limit `sets` stops
+with an error that says so, never a hang.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+
+from ..errors import RulesRuntimeError
+
+SAME, RUN, DIFF = "same", "run", "diff"  # the forms of a condition's terms (see the module's doc)
+
+
+class SetChoice:
+    """What a `choose set` needs beyond its list of cards: its size bounds `size(st, env) -> (lo,
+    hi)` (None: none given), its test `test(st, env, cards) -> bool` (None: none), and the ways
+    the test can be met that the compiler recognised (`alts`, see `set_options`)."""
+
+    __slots__ = ("size", "test", "alts")
+
+    def __init__(self, size: Callable, test: Callable | None, alts: tuple) -> None:
+        self.size = size
+        self.test = test
+        self.alts = alts
+
+    def options(self, st, env: list, cards: list, chooser: int) -> list[list[int]]:
+        """Every option as a list of cards (the machine's and a save's way)."""
+        lo, hi = self.size(st, env)
+        test = None if self.test is None else (lambda s: self.test(st, env, s))
+        return set_options(st, cards, chooser, lo, hi, test, self.alts)
+
+    def counted(self) -> bool:
+        """Can the options be counted without listing them (nothing but sizes restricts them)?"""
+        return len(self.alts) == 1 and not self.alts[0][0] and (self.test is None or self.alts[0][3])
+
+
+ANY_SET = (((), None, None, False),)  # nothing recognised: every set is a candidate, tested
+
+
+def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, test: Callable | None,
+                alts: tuple = ANY_SET) -> list[list[int]]:
+    """The distinct sets of `cards` (a list, none and repeats ignored) of `lo`..`hi` cards (None:
+    from 1; to all) that pass `test(cards)`, as lists of cards, in the options' order. `alts`:
+    the ways the test can be met, each (forms, least size, greatest size, exact): a set passes
+    only if it is a candidate of one of them; a candidate of an exact one passes without a test."""
+    classes = card_classes(st, cards, chooser)
+    lo, hi = _bounds(lo, hi, sum(len(c) for c in classes))
+    limit = st.game.limits["sets"]
+    found: dict[tuple, list[int]] = {}  # the classes taken (with repeats) -> the cards
+    tried: set[tuple] = set()
+    budget = [limit]
+    for shape, alo, ahi, exact in alts:
+        a, b = max(lo, alo or 1), min(hi, hi if ahi is None else ahi)
+        if a > b:
+            continue
+
+        def emit(pick: list[int], exact=exact) -> None:
+            key = tuple(pick)
+            if key in tried:
+                return
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise RulesRuntimeError(_too_many(limit, len(classes), lo, hi))
+            tried.add(key)
+            chosen = _cards(classes, pick)
+            if test is None or exact or test(chosen):
+                found[key] = chosen
+
+        _search(classes, list(range(len(classes))), a, b, shape, emit)
+    return [found[k] for k in sorted(found, key=lambda k: (len(k), k))]
+
+
+def count_options(st, cards: list, chooser: int, lo: int | None, hi: int | None,
+                  alts: tuple = ANY_SET) -> tuple[list, int, int, int]:
+    """For a set that only sizes restrict (`SetChoice.counted`): (the classes, lo, hi, the
+    number of options), counted from the classes' multiplicities without listing one."""
+    classes = card_classes(st, cards, chooser)
+    lo, hi = _bounds(lo, hi, sum(len(c) for c in classes))
+    _, alo, ahi, _ = alts[0]
+    lo, hi = max(lo, alo or 1), min(hi, hi if ahi is None else ahi)
+    if lo > hi:
+        return classes, lo, hi, 0
+    ways = _ways([len(c) for c in classes], hi)
+    return classes, lo, hi, sum(ways[0][lo:hi + 1])
+
+
+def nth_option(classes: list, lo: int, hi: int, k: int) -> list[int]:
+    """Option number k (from 0) of `count_options`' sets: the one `set_options` lists k-th."""
+    mult = [len(c) for c in classes]
+    ways = _ways(mult, hi)
+    size = lo
+    while k >= ways[0][size]:
+        k -= ways[0][size]
+        size += 1
+    pick: list[int] = []
+    left = size
+    for i, m in enumerate(mult):  # more of class i first: its tuples of classes sort first
+        for j in range(min(m, left), -1, -1):
+            w = ways[i + 1][left - j]
+            if k < w:
+                pick += [i] * j
+                left -= j
+                break
+            k -= w
+    return _cards(classes, pick)
+
+
+def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
+    """The cards as classes of identical ones (each class's cards in the order they would go),
+    the classes in the canonical order."""
+    g = st.game
+    loc, known, hand, face = st.loc, st.known, g.zone_hand, g.card_face
+    by_face: dict[tuple, list[int]] = {}
+    seen: set[int] = set()
+    keyed: list[tuple] = []
+    for i, c in enumerate(cards):
+        if c is None or c in seen:
+            continue
+        seen.add(c)
+        zi = loc[c]
+        if known[c] >> chooser & 1:
+            if hand[zi]:
+                group = by_face.get((zi, face[c]))
+                if group is not None:
+                    group.append(c)
+                    continue
+                group = by_face[zi, face[c]] = [c]
+            else:
+                group = [c]
+            keyed.append(((0, face[c], i), group))
+        else:  # (named by place: its face must not order it)
+            keyed.append(((1, i), [c]))
+    keyed.sort(key=lambda x: x[0])
+    out = [group for _, group in keyed]
+    for group in out:
+        if len(group) > 1:  # the ones more seats know go first: they are the ones those seats saw
+            group.sort(key=lambda c: -known[c].bit_count())
+    return out
+
+
+def consecutive(values) -> bool:
+    """`consecutive(L)`: yes if L's numbers, sorted, each are one more than the one before (no
+    repeats; an empty list or one number: yes). A list holding anything but numbers: no."""
+    xs = list(values)
+    if any(type(x) is not int for x in xs):
+        return False
+    xs.sort()
+    return all(b == a + 1 for a, b in pairwise(xs))
+
+
+# -- the search
+def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit: Callable) -> None:
+    """Emit each candidate (its classes, with repeats, ascending) among classes `idx` that the
+    forms in `shape` allow."""
+    if not shape:
+        _any(classes, idx, lo, hi, emit)
+        return
+    (form, table), rest = shape[0], shape[1:]
+    if form == SAME:  # each value of A on its own
+        parts: dict = {}
+        for i in idx:
+            parts.setdefault(_key(table[classes[i][0]]), []).append(i)
+        for part in parts.values():
+            _search(classes, part, lo, hi, rest, emit)
+        return
+    by_value: dict = {}
+    for i in idx:
+        v = table[classes[i][0]]
+        if form == RUN and (type(v) is not int):
+            continue  # (a run is of numbers)
+        by_value.setdefault(_key(v), []).append(i)
+    if form == RUN:
+        _runs(by_value, lo, hi, emit)
+    else:
+        _one_each(list(by_value.values()), lo, hi, emit)
+
+
+def _key(v) -> tuple:
+    return (type(v).__name__, v)
+
+
+def _any(classes: list, idx: list[int], lo: int, hi: int, emit: Callable) -> None:
+    mult = [len(classes[i]) for i in idx]
+    n = len(idx)
+    room = [0] * (n + 1)  # cards left from position i on
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + mult[i]
+    pick: list[int] = []
+
+    def go(i: int, size: int) -> None:
+        if size == hi or i == n:
+            if size >= lo:
+                emit(pick)
+            return
+        if size + room[i] < lo:
+            return
+        for j in range(min(mult[i], hi - size), -1, -1):
+            pick.extend([idx[i]] * j)
+            go(i + 1, size + j)
+            del pick[len(pick) - j:]
+
+    if room[0] >= lo:
+        go(0, 0)
+
+
+def _runs(by_value: dict, lo: int, hi: int, emit: Callable) -> None:
+    """Sets whose values are consecutive numbers, one card each: from each start, as far as the
+    values go, one class a value (any of those with that value)."""
+    values = sorted(k[1] for k in by_value)
+    groups = {k[1]: v for k, v in by_value.items()}
+    for s, start in enumerate(values):
+        run: list[list[int]] = []
+        for v in values[s:]:
+            if v != start + len(run) or len(run) == hi:
+                break
+            run.append(groups[v])
+            if len(run) >= lo:
+                _product(run, emit)
+
+
+def _product(choices: list[list[int]], emit: Callable) -> None:
+    pick: list[int] = []
+
+    def go(i: int) -> None:
+        if i == len(choices):
+            emit(sorted(pick))
+            return
+        for c in choices[i]:
+            pick.append(c)
+            go(i + 1)
+            pick.pop()
+
+    go(0)
+
+
+def _one_each(groups: list[list[int]], lo: int, hi: int, emit: Callable) -> None:
+    """Sets with at most one card a value: each group skipped or one of its classes taken."""
+    n = len(groups)
+    pick: list[int] = []
+
+    def go(i: int) -> None:
+        size = len(pick)
+        if size == hi or i == n:
+            if size >= lo:
+                emit(sorted(pick))
+            return
+        if size + n - i < lo:
+            return
+        for c in groups[i]:
+            pick.append(c)
+            go(i + 1)
+            pick.pop()
+        go(i + 1)
+
+    go(0)
+
+
+# -- counting
+def _ways(mult: list[int], hi: int) -> list[list[int]]:
+    """ways[i][r]: the sets of exactly r cards from classes i.. (multiplicities `mult`)."""
+    n = len(mult)
+    ways = [[0] * (hi + 1) for _ in range(n + 1)]
+    ways[n][0] = 1
+    for i in range(n - 1, -1, -1):
+        nxt, row, m = ways[i + 1], ways[i], mult[i]
+        for r in range(hi + 1):
+            row[r] = sum(nxt[r - j] for j in range(min(m, r) + 1))
+    return ways
+
+
+def _bounds(lo: int | None, hi: int | None, n: int) -> tuple[int, int]:
+    """The size bounds as asked, within 1..n (a size worked out as 0 or less gives no set)."""
+    lo = 1 if lo is None else max(lo, 1)
+    hi = n if hi is None else min(hi, n)
+    return lo, hi
+
+
+def _cards(classes: list, pick: list[int]) -> list[int]:
+    out: list[int] = []
+    i = 0
+    while i < len(pick):
+        j = i
+        while j < len(pick) and pick[j] == pick[i]:
+            j += 1
+        out += classes[pick[i]][:j - i]
+        i = j
+    return out
+
+
+def _too_many(limit: int, n: int, lo: int, hi: int) -> str:
+    return (f"`choose set` would try more than {limit} sets of {lo}..{hi} of these {n} kinds of card; "
+            "give it a size, or a condition of a form it searches quickly (docs/language.md, `choose set`), "
+            "or raise the limit (--limit sets=N)")
