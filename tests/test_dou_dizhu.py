@@ -11,7 +11,6 @@ itself is held against OpenSpiel's legal actions, so that it is OpenSpiel's game
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections import Counter
 
@@ -95,7 +94,7 @@ def legal_plays(hand: Counter, last: tuple[str, int, int] | None) -> set[Key]:
 
 # ---------------------------------------------------------------- the oracle is OpenSpiel's game
 
-OS_RANK = {c: LEVEL[f] for c, f in zip("3456789TJQKA2", ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"), strict=True)}
+OS_RANK = {c: r for r, c in enumerate("3456789TJQKA2", start=3)}          # OpenSpiel's rank letters
 OS_FIRST = (4, 19, 55, 68, 120, 133, 315, 471, 516, 23104, 26043, 26056)   # OpenSpiel's action ids by kind
 OS_KIND = ("single", "chain", "pair", "pairs", "trio", "trio+single", "trio+pair", "plane", "plane+singles",
            "plane+pairs", "bomb", "rocket")
@@ -209,7 +208,11 @@ def test_D7_the_first_lead_of_a_full_hand_is_the_oracles():
     assert engine_plays(st) == legal_plays(hand_of(st, st.current_player), None)
 
 
-HAND = "3 3 3 4 4 4 5 5 5 6 6 6 7 7 8 8 9 J BJ RJ".split()     # planes, wings, chains, the rocket
+def faces(text: str) -> list[str]:
+    return text.split(" ")
+
+
+HAND = faces("3 3 3 4 4 4 5 5 5 6 6 6 7 7 8 8 9 J BJ RJ")     # planes, wings, chains, the rocket
 
 
 def test_D7_D9_a_hand_of_planes_leads_the_oracles_plays():
@@ -230,7 +233,7 @@ def test_D7_D9_a_hand_of_planes_leads_the_oracles_plays():
 def test_D7_no_chain_starts_at_a_rank_held_four_times():
     st = landlord_leads()
     me = st.current_player
-    st.set_cards("hand", "3 3 3 3 4 4 4 5 5 5 6 6 7 7 8 9 10 Q K A".split(), player=me)
+    st.set_cards("hand", faces("3 3 3 3 4 4 4 5 5 5 6 6 7 7 8 9 10 Q K A"), player=me)
     texts = st.move_texts()
     assert not any(t.startswith(("chain 3", "pairs 3", "plane 3")) for t in texts)   # OpenSpiel's quirk
     assert "chain 4 5 6 7 8" in texts and "pairs 4 4 5 5 6 6" in texts and "plane 4 4 4 5 5 5" in texts
