@@ -161,8 +161,7 @@ def play_rulesdsl(games: int, seed: int, start: int = 0) -> Run:
                 by_seat[player] += 1
             st.apply_index(k)
         run.seconds += time.perf_counter() - t0
-        landlord = st.value("landlord")
-        lord = None if landlord is None else game.names.index(landlord) if isinstance(landlord, str) else landlord
+        lord = st.value("landlord")             # a seat, or None
         returns = [float(st.counter("points", p)) for p in range(3)]
         left = sum(len(st.zone("hand", p)) for p in range(3)) if lord is not None else 51
         win = next((p for p in range(3) if not st.zone("hand", p)), None)
