@@ -883,8 +883,8 @@ def _allow_path_option(sp: argparse.ArgumentParser) -> None:
 
 def _limit_option(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--limit", action="append", metavar="NAME=VALUE",
-                    help="raise a limit of a run (repeatable): steps, depth, places, list, digits "
-                         "(see docs/language.md, Limits)")
+                    help="raise a limit of a run (repeatable): steps, depth, places, list, digits, "
+                         "sets (see docs/language.md, Limits)")
 
 
 def _add_check(sub) -> None:

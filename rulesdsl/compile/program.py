@@ -54,6 +54,7 @@ class Compiler(Skeleton, Statements, SetChooses):
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
         self.choose_options: dict[int, Callable[[], list[str]]] = {}  # per choose: its options' writer
+        self.set_ways: dict[int, list[tuple]] = {}  # per `choose set`: the ways its test can be met (sets.py)
         self.hand_free: dict[int, bool] = {}  # per decision: its domain holds no hand's cards
         self.race_ops: dict[int, dict[str, int]] = {}  # per race: its plain ops by role (straight.py)
         self.unit = ""

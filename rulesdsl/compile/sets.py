@@ -11,10 +11,10 @@ from collections.abc import Callable
 from .. import ast
 from ..engine.constants import CONTROL
 from ..engine.game import Decision
-from ..engine.sets import DIFF, RUN, SAME, SetChoice, count_options, nth_option, set_options
+from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_options, nth_option, set_options
 from .blocks import Ask, Branch
 from .source import ENV, ST, Src, named
-from .tree import split
+from .tree import locals_read, split
 
 _MAX_ALTS = 32  # ways a test can be met, beyond which it is searched as a whole
 
@@ -30,8 +30,14 @@ class SetChooses:
         dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
                        s.optional, "cards", s.span, s.name, s.pass_label or "pass",
                        self.label_fn(s.label_text), self.label_fn(s.pass_text))
-        sizes = [self.expr(x) for x in s.size or ()]
-        dec.sets = SetChoice(_size_fn(sizes), self._set_test_fn(s, slot), set_alts(self, s.cond, slot))
+        sizes = [self.part(x) for x in s.size or ()]
+        alts = set_alts(self, s.cond, slot)
+        self.set_ways[id(s)] = alts
+        with named(ENV):
+            ways, reads = alts_source(self, alts)
+        plain = len(alts) == 1 and not alts[0][0] and (s.cond is None or alts[0][3])
+        dec.sets = SetChoice(_size_fn(sizes), self._set_test_fn(s, slot),
+                             self.source.function(ways) if reads else _constant(eval(ways, self.source.names)), plain)
         g.decisions.append(dec)
         self.choose_decisions[id(s)] = dec
 
@@ -59,21 +65,24 @@ class SetChooses:
         return self.source.src(s.cond, {slot: Src("_s", reads=True)})
 
     def _set_args(self, s: ast.ChooseSet, chooser: str) -> tuple[list[str], str]:
-        """Lines working out the sizes, and the arguments (cards, chooser, least, greatest size)."""
+        """Lines working out the sizes, and the arguments (cards, chooser, least, greatest size,
+        the ways to meet the test)."""
         dec = self.choose_decisions[id(s)]
         inline = self.source.inline
         sizes = [self.expr_src(x) for x in s.size or ()]
         first = [f"_sz = {sizes[0]}"] if len(sizes) == 1 else []
         lo, hi = ("_sz", "_sz") if first else (sizes[0], sizes[1]) if sizes else ("None", "None")
-        return first, f"{inline(dec.domain)}, {chooser}, {lo}, {hi}"
+        ways, reads = alts_source(self, self.set_ways[id(s)])
+        if not reads:
+            ways = self.source.const(dec.sets.alts(None, None))
+        return first, f"{inline(dec.domain)}, {chooser}, {lo}, {hi}, {ways}"
 
     def set_lines(self, s: ast.ChooseSet, chooser: str, target: str) -> list[str]:
         """Lines setting `target` to the options (lists of cards) of `s`, asked of `chooser`."""
         dec = self.choose_decisions[id(s)]
         first, args = self._set_args(s, chooser)
-        const = self.source.const
         test = f"(lambda _s: {self._set_test_src(s, dec.slot)})" if s.cond is not None else "None"
-        return [*first, f"{target} = {const(set_options)}(st, {args}, {test}, {const(dec.sets.alts)})"]
+        return [*first, f"{target} = {self.source.const(set_options)}(st, {args}, {test})"]
 
     def set_lead_lines(self, a, info, target: str, item: str) -> list[str]:
         """A leading `choose set`'s options appended to the turn's (Skeleton.lead_options)."""
@@ -83,12 +92,16 @@ class SetChooses:
         """For a straight run, where sizes alone restrict the options: lines setting `count` to
         their number, and the source of the `_k`-th (None where they must be listed)."""
         dec = self.choose_decisions[id(s)]
-        if not dec.sets.counted():
+        if not dec.sets.plain:
             return None
         first, args = self._set_args(s, chooser)
         const = self.source.const
-        return ([*first, f"_qc, _qlo, _qhi, {count} = {const(count_options)}(st, {args}, {const(dec.sets.alts)})"],
+        return ([*first, f"_qc, _qlo, _qhi, {count} = {const(count_options)}(st, {args})"],
                 f"{const(nth_option)}(_qc, _qlo, _qhi, _k)")
+
+
+def _constant(value) -> Callable:
+    return lambda st, env: value
 
 
 def _size_fn(sizes: list) -> Callable:
@@ -99,17 +112,40 @@ def _size_fn(sizes: list) -> Callable:
 
 
 # -- the forms of a test (engine/sets.py searches each)
-def set_alts(c, cond: ast.Expr | None, slot: int) -> tuple:
-    """The ways `cond` (about the set in local `slot`) can be met, each (forms, least size,
-    greatest size, exact): `or` gives one way a side, `and` combines the sides' ways; a term read
-    as a form (`count(distinct(s.A)) == 1`, `consecutive(s.A)`, `count(distinct(s.A)) ==
-    count(s)`, `count(s) OP N`) is exact, any other term leaves its way to the test."""
+# A way to meet a test: (forms, least size, greatest size, exact); a form is (form, the table of
+# A by card, least, most). A number is an int, None (no bound) or an expression worked out as the
+# question is asked (one that cannot fail and does not read the set).
+_ANY = ((), None, None, False)
+
+
+def set_alts(c, cond: ast.Expr | None, slot: int) -> list[tuple]:
+    """The ways `cond` (about the set in local `slot`) can be met: `or` gives one way a side,
+    `and` combines the sides' ways; a term read as a form (`count(distinct(s.A)) OP N`,
+    `consecutive(s.A)`, `consecutive(distinct(s.A))`, `count(distinct(s.A)) == count(s)`,
+    `count(s) OP N`) is exact, any other term leaves its way to the test."""
     if cond is None:
-        return (((), None, None, True),)
+        return [((), None, None, True)]
     alts = _alts(c, cond, slot, 0)
-    if alts is None:
-        return (((), None, None, False),)
-    return tuple(_normal(a) for a in alts)
+    return [_normal(a) for a in alts] if alts is not None else [_ANY]
+
+
+def alts_source(c, alts: list[tuple]) -> tuple[str, bool]:
+    """The ways as Python source, and whether it reads anything (else it is a constant)."""
+    const, reads = c.source.const, False
+
+    def num(x) -> str:
+        nonlocal reads
+        if isinstance(x, ast.Expr):
+            reads = True
+            return c.source.inline(c.part(x))
+        return repr(x)
+
+    def form(f: tuple) -> str:
+        return f"({f[0]!r}, {const(f[1])}, {num(f[2])}, {num(f[3])})"
+
+    ways = [f"(({''.join(form(f) + ', ' for f in forms)}), {num(lo)}, {num(hi)}, {exact})"
+            for forms, lo, hi, exact in alts]
+    return f"({''.join(w + ', ' for w in ways)})", reads
 
 
 def _alts(c, e: ast.Expr, slot: int, depth: int) -> list | None:
@@ -126,7 +162,7 @@ def _alts(c, e: ast.Expr, slot: int, depth: int) -> list | None:
     if isinstance(e, ast.Binary) and e.op == "and":
         out = [((), None, None, True)]
         for side in split(e, "and"):
-            more = _alts(c, side, slot, depth + 1) or [((), None, None, False)]
+            more = _alts(c, side, slot, depth + 1) or [_ANY]
             out = [_both(x, y) for x in out for y in more]
             if len(out) > _MAX_ALTS:
                 return None
@@ -136,43 +172,80 @@ def _alts(c, e: ast.Expr, slot: int, depth: int) -> list | None:
             and (len(ref) < 3 or ref[2] is None):
         return _alts(c, c.p.defines[e.func].expr, 0, depth + 1)  # (a define's parameter is its local 0)
     one = _term(c, e, slot)
-    return [one] if one is not None else [((), None, None, False)]
+    return [one] if one is not None else [_ANY]
 
 
 def _both(x: tuple, y: tuple) -> tuple:
-    lo = max(v for v in (x[1], y[1], 0) if v is not None) or None
-    his = [v for v in (x[2], y[2]) if v is not None]
-    return x[0] + y[0], lo, min(his) if his else None, x[3] and y[3]
+    """Both ways at once: their forms, the tighter of their bounds (an expression's kept as is)."""
+    return x[0] + y[0], _tighter(x[1], y[1], max), _tighter(x[2], y[2], min), x[3] and y[3]
+
+
+def _tighter(a, b, pick):
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, int) and isinstance(b, int):
+        return pick(a, b)
+    return a if isinstance(a, ast.Expr) else b  # (one of them: the other is left to the test)
 
 
 def _normal(a: tuple) -> tuple:
-    """A way with its `same` forms first and one other form at most (more: left to the test)."""
+    """A way with its `same` forms first, then its `few` forms, and one other form at most (more
+    are left to the test)."""
     forms, lo, hi, exact = a
     same = tuple(f for f in forms if f[0] == SAME)
-    other = tuple(f for f in forms if f[0] != SAME)
-    return same + other[:1], lo, hi, exact and len(other) <= 1
+    few = tuple(f for f in forms if f[0] in (FEW, SUM))
+    other = tuple(f for f in forms if f[0] not in (SAME, FEW, SUM))
+    return same + few + other[:1], lo, hi, exact and len(other) <= 1
 
 
 def _term(c, e: ast.Expr, slot: int) -> tuple | None:
     if isinstance(e, ast.Call) and e.func == "consecutive" and c.p.refs.get(id(e)) is None:
         table = _attr_of_set(c, e.args[0], slot)
-        return (((RUN, table),), None, None, True) if table is not None else None
+        if table is not None:
+            return ((RUN, table, None, None),), None, None, True
+        inner = e.args[0]
+        if _builtin(c, inner, "distinct"):
+            table = _attr_of_set(c, inner.args[0], slot)
+            return (((CHAIN, table, None, None),), None, None, True) if table is not None else None
+        return None
     if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
         return None
     for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
-        n = ast.whole_number(right)
-        if _count_of_set(c, left, slot) and n is not None:  # count(s) OP N: sizes
-            lo, hi = {"==": (n, n), "<=": (None, n), ">=": (n, None), "<": (None, n - 1), ">": (n + 1, None)}[op]
-            return (), lo, hi, True
+        summed = _attr_of_set(c, left.args[0], slot) if _builtin(c, left, "sum") else None
+        bounds = _bounds(c, op, right, slot)
+        if summed is not None and bounds is not None and all(type(v) is int or v is None for v in summed):
+            return ((SUM, summed, *bounds),), None, None, True
         table = _distinct_count(c, left, slot)
-        if table is not None and op == "==" and n == 1:
-            return ((SAME, table),), None, None, True
         if table is not None and op == "==" and _count_of_set(c, right, slot):
-            return ((DIFF, table),), None, None, True
+            return ((DIFF, table, None, None),), None, None, True
+        if bounds is None:
+            continue
+        if _count_of_set(c, left, slot):  # count(s) OP N: sizes
+            return (), bounds[0], bounds[1], True
+        if table is not None:
+            if bounds == (1, 1):
+                return ((SAME, table, None, None),), None, None, True
+            return ((FEW, table, *bounds),), None, None, True
     return None
 
 
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _bounds(c, op: str, e: ast.Expr, slot: int) -> tuple | None:
+    """(least, most) for `... OP e`: e a whole number, or for ==, <=, >= an expression that cannot
+    fail and does not read the set (worked out as the question is asked)."""
+    n = ast.whole_number(e)
+    if n is not None:
+        return {"==": (n, n), "<=": (None, n), ">=": (n, None), "<": (None, n - 1), ">": (n + 1, None)}[op]
+    if op in ("==", "<=", ">=") and c.type(e) == "int" and slot not in locals_read(c.p.refs, e) \
+            and c.source.safe(e):
+        return {"==": (e, e), "<=": (None, e), ">=": (e, None)}[op]
+    return None
+
+
+def _builtin(c, e: ast.Expr, name: str) -> bool:
+    return isinstance(e, ast.Call) and e.func == name and c.p.refs.get(id(e)) is None and len(e.args) == 1
 
 
 def _is_set(c, e: ast.Expr, slot: int) -> bool:
@@ -180,20 +253,18 @@ def _is_set(c, e: ast.Expr, slot: int) -> bool:
 
 
 def _count_of_set(c, e: ast.Expr, slot: int) -> bool:
-    return isinstance(e, ast.Call) and e.func == "count" and c.p.refs.get(id(e)) is None and _is_set(c, e.args[0], slot)
+    return _builtin(c, e, "count") and _is_set(c, e.args[0], slot)
 
 
 def _attr_of_set(c, e: ast.Expr, slot: int) -> tuple | None:
     """The table of A by card, for `s.A` (the set's attribute A)."""
     if isinstance(e, ast.Attr) and _is_set(c, e.obj, slot) and e.name in c.g.attrs:
-        return tuple(c.g.attrs[e.name])
+        return c.source.shared(("set attr", e.name), lambda: tuple(c.g.attrs[e.name]))
     return None
 
 
 def _distinct_count(c, e: ast.Expr, slot: int) -> tuple | None:
     """The table of A for `count(distinct(s.A))`."""
-    if isinstance(e, ast.Call) and e.func == "count" and c.p.refs.get(id(e)) is None:
-        inner = e.args[0]
-        if isinstance(inner, ast.Call) and inner.func == "distinct" and c.p.refs.get(id(inner)) is None:
-            return _attr_of_set(c, inner.args[0], slot)
+    if _builtin(c, e, "count") and _builtin(c, e.args[0], "distinct"):
+        return _attr_of_set(c, e.args[0].args[0], slot)
     return None

@@ -12,8 +12,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "depth": (1_000, "calls of recursive procedures in progress at once"),
     "places": (10_000, "places of a grid"),
     "list": (10_000, "items of a list a rule makes by joining lists with + (as many as a range may have)"),
-    "sets": (100_000, "sets of cards a `choose set` tries or offers in one decision"),
     "digits": (18, "decimal digits of a number a rule stores (counters, variables, locals)"),
+    "sets": (100_000, "sets of cards a `choose set` tries or offers in one decision"),
 }
 
 MAX_DIGITS = 300

@@ -28,37 +28,40 @@ from itertools import pairwise
 
 from ..errors import RulesRuntimeError
 
-SAME, RUN, DIFF = "same", "run", "diff"  # the forms of a condition's terms (see the module's doc)
+# The forms of a condition's terms (see the module's doc), each (form, table of A by card, least,
+# most): `same` (one value of A), `few` (least..most values of A: None for no bound), `run`
+# (consecutive(s.A)), `chain` (consecutive(distinct(s.A))), `diff` (no value of A twice), `sum`
+# (sum(s.A) within least..most).
+SAME, FEW, RUN, CHAIN, DIFF, SUM = "same", "few", "run", "chain", "diff", "sum"
 
 
 class SetChoice:
     """What a `choose set` needs beyond its list of cards: its size bounds `size(st, env) -> (lo,
-    hi)` (None: none given), its test `test(st, env, cards) -> bool` (None: none), and the ways
-    the test can be met that the compiler recognised (`alts`, see `set_options`)."""
+    hi)` (None: none given), its test `test(st, env, cards) -> bool` (None: none), the ways the
+    test can be met that the compiler recognised `alts(st, env)` (see `set_options`), and whether
+    nothing but sizes restricts the options (`plain`: they can be counted without a list)."""
 
-    __slots__ = ("size", "test", "alts")
+    __slots__ = ("size", "test", "alts", "plain")
 
-    def __init__(self, size: Callable, test: Callable | None, alts: tuple) -> None:
+    def __init__(self, size: Callable, test: Callable | None, alts: Callable, plain: bool) -> None:
         self.size = size
         self.test = test
         self.alts = alts
+        self.plain = plain
 
     def options(self, st, env: list, cards: list, chooser: int) -> list[list[int]]:
         """Every option as a list of cards (the machine's and a save's way)."""
         lo, hi = self.size(st, env)
         test = None if self.test is None else (lambda s: self.test(st, env, s))
-        return set_options(st, cards, chooser, lo, hi, test, self.alts)
-
-    def counted(self) -> bool:
-        """Can the options be counted without listing them (nothing but sizes restricts them)?"""
-        return len(self.alts) == 1 and not self.alts[0][0] and (self.test is None or self.alts[0][3])
+        return set_options(st, cards, chooser, lo, hi, self.alts(st, env), test)
 
 
-ANY_SET = (((), None, None, False),)  # nothing recognised: every set is a candidate, tested
+ANY_SET = (((), None, None, False),)  # nothing recognised: every set is a candidate, tested (see set_options)
+TRIED = [0]  # the candidates the last search tried (bench/sets_speed.py reads it)
 
 
-def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, test: Callable | None,
-                alts: tuple = ANY_SET) -> list[list[int]]:
+def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, alts: tuple = ANY_SET,
+                test: Callable | None = None) -> list[list[int]]:
     """The distinct sets of `cards` (a list, none and repeats ignored) of `lo`..`hi` cards (None:
     from 1; to all) that pass `test(cards)`, as lists of cards, in the options' order. `alts`:
     the ways the test can be met, each (forms, least size, greatest size, exact): a set passes
@@ -67,32 +70,35 @@ def set_options(st, cards: list, chooser: int, lo: int | None, hi: int | None, t
     lo, hi = _bounds(lo, hi, sum(len(c) for c in classes))
     limit = st.game.limits["sets"]
     found: dict[tuple, list[int]] = {}  # the classes taken (with repeats) -> the cards
-    tried: set[tuple] = set()
+    tried: set[tuple] | None = set() if len(alts) > 1 else None  # (one way's candidates never repeat)
     budget = [limit]
     for shape, alo, ahi, exact in alts:
         a, b = max(lo, alo or 1), min(hi, hi if ahi is None else ahi)
         if a > b:
             continue
 
-        def emit(pick: list[int], exact=exact) -> None:
-            key = tuple(pick)
-            if key in tried:
-                return
+        def emit(pick: list[int], chosen: list[int] | None = None, exact=exact) -> None:
+            """A candidate: its classes (ascending, with its cards in their order, if `chosen`)."""
+            key = tuple(pick) if chosen is not None else tuple(sorted(pick))
+            if tried is not None:
+                if key in tried:
+                    return
+                tried.add(key)
             budget[0] -= 1
             if budget[0] < 0:
                 raise RulesRuntimeError(_too_many(limit, len(classes), lo, hi))
-            tried.add(key)
-            chosen = _cards(classes, pick)
+            chosen = chosen[:] if chosen is not None else _cards(classes, key)
             if test is None or exact or test(chosen):
                 found[key] = chosen
 
         _search(classes, list(range(len(classes))), a, b, shape, emit)
+    TRIED[0] = limit - budget[0]
     return [found[k] for k in sorted(found, key=lambda k: (len(k), k))]
 
 
 def count_options(st, cards: list, chooser: int, lo: int | None, hi: int | None,
                   alts: tuple = ANY_SET) -> tuple[list, int, int, int]:
-    """For a set that only sizes restrict (`SetChoice.counted`): (the classes, lo, hi, the
+    """For a set that only sizes restrict (`SetChoice.plain`): (the classes, lo, hi, the
     number of options), counted from the classes' multiplicities without listing one."""
     classes = card_classes(st, cards, chooser)
     lo, hi = _bounds(lo, hi, sum(len(c) for c in classes))
@@ -171,79 +177,110 @@ def consecutive(values) -> bool:
 # -- the search
 def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit: Callable) -> None:
     """Emit each candidate (its classes, with repeats, ascending) among classes `idx` that the
-    forms in `shape` allow."""
+    forms in `shape` allow: `same` forms first (each value on its own), then `few` forms (a cap
+    on the number of values, kept while searching), then one of `run`, `chain`, `diff`."""
     if not shape:
         _any(classes, idx, lo, hi, emit)
         return
-    (form, table), rest = shape[0], shape[1:]
-    if form == SAME:  # each value of A on its own
+    if shape[0][0] == SAME:  # each value of A on its own
+        table = shape[0][1]
         parts: dict = {}
         for i in idx:
             parts.setdefault(_key(table[classes[i][0]]), []).append(i)
         for part in parts.values():
-            _search(classes, part, lo, hi, rest, emit)
+            if sum(len(classes[i]) for i in part) >= lo:
+                _search(classes, part, lo, hi, shape[1:], emit)
         return
+    caps = [(tuple(_key(t[classes[i][0]]) if i in idx else None for i in range(len(classes))), a, b)
+            for form, t, a, b in shape if form == FEW]
+    sums = [_sum_of(classes, idx, t, a, b) for form, t, a, b in shape if form == SUM]
+    keep = (caps, sums) if caps or sums else None
+    other = [f for f in shape if f[0] not in (FEW, SUM)]
+    if not other:  # any set: each class a group of its own
+        if keep:
+            _groups(classes, [[i] for i in idx], 0, None, lo, hi, keep, emit)
+        else:
+            _any(classes, idx, lo, hi, emit)
+        return
+    form, table = other[0][:2]
     by_value: dict = {}
     for i in idx:
         v = table[classes[i][0]]
-        if form == RUN and (type(v) is not int):
+        if form != DIFF and type(v) is not int:
             continue  # (a run is of numbers)
         by_value.setdefault(_key(v), []).append(i)
-    if form == RUN:
-        _runs(by_value, lo, hi, emit)
-    else:
-        _one_each(list(by_value.values()), lo, hi, emit)
+    if form == DIFF:
+        _groups(classes, list(by_value.values()), 0, 1, lo, hi, keep, emit)
+        return
+    values = sorted(k[1] for k in by_value)
+    groups = {k[1]: v for k, v in by_value.items()}
+    for s, start in enumerate(values):  # from each start, as far as the values go
+        run: list[list[int]] = []
+        for v in values[s:]:
+            if v != start + len(run) or len(run) == hi:
+                break
+            run.append(groups[v])
+            if form == CHAIN:
+                _groups(classes, run, 1, None, max(lo, len(run)), hi, keep, emit)
+            elif len(run) >= lo:
+                if keep:
+                    _groups(classes, run, 1, 1, len(run), len(run), keep, emit)
+                else:
+                    _product(run, emit)
 
 
 def _key(v) -> tuple:
     return (type(v).__name__, v)
 
 
+def _sum_of(classes: list, idx: list[int], table: tuple, a: int | None, b: int | None) -> tuple:
+    """A `sum` form: (each class's value, none as 0; least; most; whether partial sums only grow,
+    so a branch past the most can be cut: every value of these classes at least 0)."""
+    values = tuple(table[c[0]] or 0 for c in classes)
+    return values, a, b, all(values[i] >= 0 for i in idx)
+
+
 def _any(classes: list, idx: list[int], lo: int, hi: int, emit: Callable) -> None:
-    mult = [len(classes[i]) for i in idx]
+    """Emit every sub-multiset of classes `idx` of lo..hi cards (`_groups` without its groups),
+    with its cards, made as it goes."""
+    cls = [classes[i] for i in idx]
+    mult = [len(c) for c in cls]
     n = len(idx)
     room = [0] * (n + 1)  # cards left from position i on
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + mult[i]
     pick: list[int] = []
+    got: list[int] = []
 
     def go(i: int, size: int) -> None:
         if size == hi or i == n:
             if size >= lo:
-                emit(pick)
+                emit(pick, got)
             return
         if size + room[i] < lo:
             return
+        c, k = cls[i], idx[i]
         for j in range(min(mult[i], hi - size), -1, -1):
-            pick.extend([idx[i]] * j)
-            go(i + 1, size + j)
-            del pick[len(pick) - j:]
+            if j:
+                pick.extend([k] * j)
+                got.extend(c[:j])
+                go(i + 1, size + j)
+                del pick[-j:]
+                del got[-j:]
+            else:
+                go(i + 1, size)
 
     if room[0] >= lo:
         go(0, 0)
 
 
-def _runs(by_value: dict, lo: int, hi: int, emit: Callable) -> None:
-    """Sets whose values are consecutive numbers, one card each: from each start, as far as the
-    values go, one class a value (any of those with that value)."""
-    values = sorted(k[1] for k in by_value)
-    groups = {k[1]: v for k, v in by_value.items()}
-    for s, start in enumerate(values):
-        run: list[list[int]] = []
-        for v in values[s:]:
-            if v != start + len(run) or len(run) == hi:
-                break
-            run.append(groups[v])
-            if len(run) >= lo:
-                _product(run, emit)
-
-
 def _product(choices: list[list[int]], emit: Callable) -> None:
+    """Emit one class of each group, every way (a run of one card a value)."""
     pick: list[int] = []
 
     def go(i: int) -> None:
         if i == len(choices):
-            emit(sorted(pick))
+            emit(pick)
             return
         for c in choices[i]:
             pick.append(c)
@@ -253,26 +290,76 @@ def _product(choices: list[list[int]], emit: Callable) -> None:
     go(0)
 
 
-def _one_each(groups: list[list[int]], lo: int, hi: int, emit: Callable) -> None:
-    """Sets with at most one card a value: each group skipped or one of its classes taken."""
-    n = len(groups)
+def _groups(classes: list, groups: list[list[int]], gmin: int, gmax: int | None, lo: int, hi: int,
+            keep: tuple | None, emit: Callable) -> None:
+    """Emit the candidates taking gmin..gmax cards (None: any number) of each group of classes,
+    lo..hi cards in all, within `keep`: the caps (each class's value, least and most values) and
+    the sums (see _sum_of)."""
+    caps, sums = keep or ([], [])
+    total = [0] * len(sums)
+    flat = [(i, g) for g, group in enumerate(groups) for i in group]
+    n = len(flat)
+    mult = [len(classes[i]) for i, _ in flat]
+    last = [k + 1 == n or flat[k + 1][1] != g for k, (_, g) in enumerate(flat)]
+    room = [0] * (n + 1)  # cards left from position k on
+    for k in range(n - 1, -1, -1):
+        room[k] = room[k + 1] + mult[k]
     pick: list[int] = []
+    held = [0] * len(groups)
+    seen: list[dict] = [{} for _ in caps]  # per cap: its values taken, with how many classes each
+    most = gmax if gmax is not None else hi
+    # Per cap with a least number of values: the values left from position k on (none reached: cut).
+    ahead = [[len({values[i] for i, _ in flat[k:]}) for k in range(n + 1)] if a else None
+             for values, a, _ in caps]
 
-    def go(i: int) -> None:
-        size = len(pick)
-        if size == hi or i == n:
-            if size >= lo:
-                emit(sorted(pick))
-            return
-        if size + n - i < lo:
-            return
-        for c in groups[i]:
-            pick.append(c)
-            go(i + 1)
-            pick.pop()
-        go(i + 1)
+    def fits(i: int) -> bool:
+        """May class i be taken: is its value among each cap's, or has each cap room for one more?"""
+        return all(values[i] in seen[f] or b is None or len(seen[f]) < b for f, (values, _, b) in enumerate(caps))
 
-    go(0)
+    def take(i: int, d: int) -> None:
+        for f, (values, _, _) in enumerate(caps):
+            v = values[i]
+            left = seen[f].get(v, 0) + d
+            if left:
+                seen[f][v] = left
+            else:
+                del seen[f][v]
+
+    def go(k: int, size: int) -> None:
+        if k == n or (size == hi and gmin == 0):
+            if size >= lo and all(a is None or len(seen[f]) >= a for f, (_, a, _) in enumerate(caps)) \
+                    and all((a is None or t >= a) and (b is None or t <= b)
+                            for t, (_, a, b, _) in zip(total, sums, strict=True)):
+                emit(pick)
+            return
+        if size + room[k] < lo or any(left is not None and len(seen[f]) + left[k] < caps[f][1]
+                                      for f, left in enumerate(ahead)):
+            return
+        i, g = flat[k]
+        for j in range(min(mult[k], hi - size, most - held[g]), -1, -1):
+            if last[k] and held[g] + j < gmin:
+                break
+            if j and caps and not fits(i):
+                continue
+            if j and any(grows and b is not None and t + j * values[i] > b
+                         for t, (values, _, b, grows) in zip(total, sums, strict=True)):
+                continue  # (past a sum's most: only fewer of this class can do)
+            pick.extend([i] * j)
+            held[g] += j
+            if j and caps:
+                take(i, 1)
+            for f, (values, _, _, _) in enumerate(sums):
+                total[f] += j * values[i]
+            go(k + 1, size + j)
+            for f, (values, _, _, _) in enumerate(sums):
+                total[f] -= j * values[i]
+            if j and caps:
+                take(i, -1)
+            held[g] -= j
+            del pick[len(pick) - j:]
+
+    if room[0] >= lo:
+        go(0, 0)
 
 
 # -- counting

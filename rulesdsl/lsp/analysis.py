@@ -560,8 +560,9 @@ class _Analyzer:
             self._local(s.span.file, inner, s.name, s.span, r"for\s+each", s)
             self._block(s.body, inner)
         elif isinstance(s, ast.Choose):  # (the name is bound in its own domain: `choose c in h where f(c)`)
-            self._local(s.span.file, scope, s.name, s.span, r"(?:may\s+)?choose", s)
-            for e in (s.domain, s.by, s.label_text, s.pass_text):
+            self._local(s.span.file, scope, s.name, s.span, r"(?:may\s+)?choose(?:\s+set)?", s)
+            extra = (*(s.size or ()), s.cond) if isinstance(s, ast.ChooseSet) else ()  # (`choose set`)
+            for e in (s.domain, s.by, s.label_text, s.pass_text, *extra):
                 if e is not None:
                     self._expr(e, scope)
         elif isinstance(s, ast.If):
