@@ -121,7 +121,7 @@ def test_the_oracle_lists_openspiels_legal_plays_in_random_games():
     g = pyspiel.load_game("dou_dizhu")
     rng = random.Random(7)
     checked = leads = 0
-    for _ in range(25):
+    for _ in range(15):
         st = g.new_initial_state()
         last: tuple[str, int, int] | None = None
         passes = 0
@@ -148,7 +148,7 @@ def test_the_oracle_lists_openspiels_legal_plays_in_random_games():
                 if passes == 2:
                     last, passes = None, 0
             st.apply_action(a)
-    assert checked > 500 and leads > 30
+    assert checked > 300 and leads > 15
 
 
 # ---------------------------------------------------------------- the engine's moves are the oracle's
@@ -186,13 +186,13 @@ def play_states(games: int, seed: int, biggest_lead: int = 20):
 
 def test_D6_D8_moves_are_the_oracles_in_every_state_of_random_games():
     checked = leads = 0
-    for st in play_states(games=12, seed=1, biggest_lead=14):
+    for st in play_states(games=8, seed=1, biggest_lead=14):
         last = last_play(st)
         assert engine_plays(st) == legal_plays(hand_of(st, st.current_player), last), st.view(st.current_player)
         assert ("pass" in st.move_texts()) == (last is not None)             # D6: a leader cannot pass
         checked += 1
         leads += last is None
-    assert checked > 300 and leads > 20
+    assert checked > 200 and leads > 15
 
 
 def landlord_leads(seed: int = 3) -> rulesdsl.State:
@@ -267,7 +267,7 @@ def test_D3_D4_the_bidding_of_random_games_is_openspiels_auction():
             assert st.current_player == (first + len(made)) % 3                    # D3: in turn
             top = max(made, default=0)
             assert st.move_texts() == [f"bid {b}" for b in range(top + 1, 4)] + ["pass"]   # D3: higher
-            k = rng.randrange(st.num_moves())
+            k = rng.randrange(st.num_moves()) if seed % 10 else st.num_moves() - 1    # (some pass only)
             made.append(0 if st.move_texts()[k] == "pass" else int(st.move_texts()[k][4:]))
             st.apply_index(k)
         lord, bid, used = auction(made)
