@@ -159,6 +159,7 @@ class Game:
         self.kind_names: list[str] = []
         self.card_kind: tuple[int, ...] = ()
         self.card_face: tuple[int, ...] = ()
+        self.set_order: tuple[int, ...] | None = None  # a set's cards' order (engine/sets.py), made when first read
         self.card_text: tuple[str, ...] = ()
         self.face_text: list[str] = []
         self.attrs: dict[str, tuple] = {}

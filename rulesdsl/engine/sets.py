@@ -24,7 +24,7 @@ with an error that says so, never a hang.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from ..errors import RulesRuntimeError
 
@@ -136,6 +136,7 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
     the classes in the canonical order."""
     g = st.game
     loc, known, hand, face = st.loc, st.known, g.zone_hand, g.card_face
+    order = g.set_order or face_order(g)
     by_face: dict[tuple, list[int]] = {}
     seen: set[int] = set()
     keyed: list[tuple] = []
@@ -153,7 +154,7 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
                 group = by_face[zi, face[c]] = [c]
             else:
                 group = [c]
-            keyed.append(((0, face[c], i), group))
+            keyed.append(((0, order[c], i), group))
         else:  # (named by place: its face must not order it)
             keyed.append(((1, i), [c]))
     keyed.sort(key=lambda x: x[0])
@@ -162,6 +163,24 @@ def card_classes(st, cards: list, chooser: int) -> list[list[int]]:
         if len(group) > 1:  # the ones more seats know go first: they are the ones those seats saw
             group.sort(key=lambda c: -known[c].bit_count())
     return out
+
+
+def face_order(g) -> tuple[int, ...]:
+    """Each card's place in the order of a set's cards (and of the options): by kind, then by its
+    numbers, then by its other values (attributes by name); identical cards alike. An order of
+    the faces themselves, not of how the cards are numbered, so that a world a bot imagines, in
+    which hidden cards are other cards, orders the same faces the same way."""
+    names = sorted(a for a in g.attrs if a != "kind")
+
+    def key(c: int) -> tuple:
+        values = [g.attrs[a][c] for a in names]
+        return (g.card_kind[c], tuple(v for v in values if type(v) is int),
+                tuple(str(v) for v in values if v is not None and type(v) is not int))
+
+    keys = sorted({key(c) for c in range(g.ncards)})
+    rank = {k: i for i, k in enumerate(keys)}
+    g.set_order = tuple(rank[key(c)] for c in range(g.ncards))
+    return g.set_order
 
 
 def consecutive(values) -> bool:
@@ -196,6 +215,9 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
     sums = [_sum_of(classes, idx, t, a, b) for form, t, a, b in shape if form == SUM]
     keep = (caps, sums) if caps or sums else None
     other = [f for f in shape if f[0] not in (FEW, SUM)]
+    if not other and caps and caps[0][2] is not None:
+        _few_values(classes, idx, lo, hi, caps, sums, emit)
+        return
     if not other:  # any set: each class a group of its own
         if keep:
             _groups(classes, [[i] for i in idx], 0, None, lo, hi, keep, emit)
@@ -227,6 +249,23 @@ def _search(classes: list, idx: list[int], lo: int, hi: int, shape: tuple, emit:
                     _groups(classes, run, 1, 1, len(run), len(run), keep, emit)
                 else:
                     _product(run, emit)
+
+
+def _few_values(classes: list, idx: list[int], lo: int, hi: int, caps: list, sums: list, emit: Callable) -> None:
+    """Sets of at most `most` values of A (the first cap): the values first, each combination of
+    k of them (k from the least, or 1, to the most) searched alone with at least one card of each.
+    Each set has one combination of values, so none is made twice."""
+    values, least, most = caps[0]
+    by_value: dict = {}
+    for i in idx:
+        by_value.setdefault(values[i], []).append(i)
+    groups = list(by_value.values())
+    size = [sum(len(classes[i]) for i in g) for g in groups]
+    keep = (caps[1:], sums) if caps[1:] or sums else None
+    for k in range(max(least or 1, 1), min(most, hi, len(groups)) + 1):
+        for combo in combinations(range(len(groups)), k):
+            if sum(size[g] for g in combo) >= lo:
+                _groups(classes, [groups[g] for g in combo], 1, None, lo, hi, keep, emit)
 
 
 def _key(v) -> tuple:
