@@ -15,6 +15,7 @@ ones). OpenSpiel (`pip install -e '.[openspiel]'`) is needed only here, never by
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import sys
@@ -28,7 +29,7 @@ import rulesdsl
 from rulesdsl.compare import mean_sd, welch_p
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("crazy_eights", "go_fish", "goofspiel", "hanabi")
+GAMES = ("crazy_eights", "go_fish", "goofspiel", "hanabi", "dou_dizhu")
 Metrics = dict[str, float]
 
 
@@ -242,10 +243,19 @@ def play_openspiel_goofspiel(games: int, rng: random.Random, players: int | None
     return run
 
 
+def _own(name: str):
+    """A game whose comparison is its own module, bench/openspiel_NAME.py (bench/ is no package)."""
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))
+    return importlib.import_module(f"openspiel_{name}")
+
+
 def play_rulesdsl(name: str, games: int, seed: int, players: int | None, start: int = 0) -> Run:
     """Games number start .. start+games-1 of this seed, each from its own engine seed."""
     if name == "hanabi":
-        return __import__("openspiel_hanabi").play_rulesdsl(games, seed, players, start)
+        return _own("hanabi").play_rulesdsl(games, seed, players, start)
+    if name == "dou_dizhu":  # (its own module: bench/openspiel_dou_dizhu.py)
+        return _own("dou_dizhu").play_rulesdsl(games, seed, start)
     game = rulesdsl.load(str(ROOT / "games" / f"{name}.rules"), players=players)
     measure = {"crazy_eights": crazy_eights_metrics_rulesdsl, "go_fish": go_fish_metrics_rulesdsl,
                "goofspiel": goofspiel_metrics_rulesdsl}[name]
@@ -280,7 +290,9 @@ def play_openspiel(name: str, games: int, seed: int, players: int | None, start:
     import pyspiel
 
     if name == "hanabi":
-        return __import__("openspiel_hanabi").play_openspiel(games, seed, players, start)
+        return _own("hanabi").play_openspiel(games, seed, players, start)
+    if name == "dou_dizhu":
+        return _own("dou_dizhu").play_openspiel(games, seed, start)
     rng = random.Random(seed * 1_000_003 + start + 500_000)
     if name == "goofspiel":
         return play_openspiel_goofspiel(games, rng, players)
