@@ -101,7 +101,63 @@ class _SetRules:
         return tuple(x for x in c if x is not None)
 
 
-class _Build(_SetRules, Transformer):
+class _ScenarioRules:
+    """A `scenario`'s steps (a part of _Build): each step a `Step` of its kind."""
+
+    @v_args(meta=True)
+    def scenario_decl(self, meta, c):
+        name, *steps = c
+        return ast.Scenario(unquote(name), tuple(steps), span=self.span(meta))
+
+    def text_list(self, c):
+        return tuple(unquote(t) for t in c if t is not None)
+
+    @v_args(meta=True)
+    def sc_players(self, meta, c):
+        return ast.Step("players", int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_seed(self, meta, c):
+        return ast.Step("seed", int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_param(self, meta, c):
+        return ast.Step("param", c[1], name=str(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_put(self, meta, c):
+        return ast.Step("put", texts=c[0], expr=c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_put_top(self, meta, c):
+        return ast.Step("put_top", texts=c[0], expr=c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_turn(self, meta, c):
+        return ast.Step("turn", expr=c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_set(self, meta, c):
+        return ast.Step("set", target=c[0], expr=c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_play(self, meta, c):
+        return ast.Step("play", texts=tuple(unquote(t) for t in c), span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_expect(self, meta, c):
+        return ast.Step("expect", expr=c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_expect_illegal(self, meta, c):
+        return ast.Step("expect_illegal", texts=(unquote(c[0]),), span=self.span(meta))
+
+    @v_args(meta=True)
+    def sc_expect_moves(self, meta, c):
+        return ast.Step("expect_moves", texts=c[0], span=self.span(meta))
+
+
+class _Build(_SetRules, _ScenarioRules, Transformer):
     """Lark tree to ast nodes. Each method receives the rule's meta (positions) and children."""
 
     def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
@@ -307,58 +363,6 @@ class _Build(_SetRules, Transformer):
     @v_args(meta=True)
     def invariant_decl(self, meta, c):
         return ast.Invariant(str(c[0]), c[1], span=self.span(meta))
-
-    @v_args(meta=True)
-    def scenario_decl(self, meta, c):
-        name, *steps = c
-        return ast.Scenario(unquote(name), tuple(steps), span=self.span(meta))
-
-    def text_list(self, c):
-        return tuple(unquote(t) for t in c if t is not None)
-
-    @v_args(meta=True)
-    def sc_players(self, meta, c):
-        return ast.Step("players", int(c[0]), span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_seed(self, meta, c):
-        return ast.Step("seed", int(c[0]), span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_param(self, meta, c):
-        return ast.Step("param", c[1], name=str(c[0]), span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_put(self, meta, c):
-        return ast.Step("put", texts=c[0], expr=c[1], span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_put_top(self, meta, c):
-        return ast.Step("put_top", texts=c[0], expr=c[1], span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_turn(self, meta, c):
-        return ast.Step("turn", expr=c[0], span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_set(self, meta, c):
-        return ast.Step("set", target=c[0], expr=c[1], span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_play(self, meta, c):
-        return ast.Step("play", texts=tuple(unquote(t) for t in c), span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_expect(self, meta, c):
-        return ast.Step("expect", expr=c[0], span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_expect_illegal(self, meta, c):
-        return ast.Step("expect_illegal", texts=(unquote(c[0]),), span=self.span(meta))
-
-    @v_args(meta=True)
-    def sc_expect_moves(self, meta, c):
-        return ast.Step("expect_moves", texts=c[0], span=self.span(meta))
 
     @v_args(meta=True)
     def statistic_decl(self, meta, c):
