@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
+from .engine.view import render_view
 from .errors import IllegalMove, RulesError, RulesRuntimeError, did_you_mean
+from .screen import display_order, move_lines, terminal_width, wrap
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
@@ -186,23 +188,41 @@ class Player:
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
+    def width(self) -> int:
+        """The terminal's columns now (a window can be resized between two screens)."""
+        return terminal_width(self.out)
+
+    def events(self, events: list[str]) -> None:
+        """Events, one a line, indented; a long one continues further in."""
+        width = self.width()
+        for e in events:
+            for line in wrap(f"  {e}", width):
+                self.say(line)
+
     def new_events(self) -> None:
         st = self.state
         events = st.events_for(self.seat, self.seen) if not self.reveal else st.events_for(-1, self.seen)
         self.seen = len(st.log)
-        for e in events:
-            self.say(f"  {e}")
+        self.events(events)
 
     def show(self) -> None:
         self.say("")
-        self.say(self.state.view(self.seat, reveal=self.reveal, events=0, hide=self.forgotten()))
+        self.say(render_view(self.state, self.seat, reveal=self.reveal, events=0, hide=self.forgotten(),
+                             width=self.width()))
+
+    def moves(self) -> tuple[list[str], list[int]]:
+        """The moves as listed (grouped by action, sorted by value) and, for each, its index in
+        the engine's order, which a number typed at the prompt is mapped back to."""
+        texts = self.state.move_texts()
+        order = display_order(texts, self.state.game)
+        return [texts[i] for i in order], order
 
     def list_moves(self) -> list[str]:
-        texts = self.state.move_texts()
+        shown, _ = self.moves()
         self.say("Your moves:")
-        for i, t in enumerate(texts, 1):
-            self.say(f"  {i:>2}. {t}")
-        return texts
+        for line in move_lines(shown, self.width()):
+            self.say(line)
+        return shown
 
     def decide(self) -> int | None:
         """The index of the chosen move; QUIT if the player left; None at the end of input."""
@@ -225,6 +245,7 @@ class Player:
         self.new_events()
         self.show()
         self.list_moves()
+        texts, order = self.moves()
         while True:
             self.out.write(f"{self.state.game.names[self.seat]}> ")
             self.out.flush()
@@ -255,12 +276,11 @@ class Player:
                 self.list_moves()
                 continue
             if word == "log":
-                for e in self.state.events_for(self.seat if not self.reveal else -1):
-                    self.say(f"  {e}")
+                self.events(self.state.events_for(self.seat if not self.reveal else -1))
                 continue
             index = match_move(entry, texts)
             if isinstance(index, int):
-                return index
+                return order[index]
             self.say(index)
 
     def read_line(self) -> str | None:
