@@ -171,8 +171,16 @@ def progress_bar(err: TextIO, total: int, what: str, unit: str = "games") -> Ite
                    TimeRemainingColumn(), console=Console(file=err), transient=True,
                    speed_estimate_period=60)
     task = bar.add_task(what, total=total)
+    best = 0
+
+    def update(done: int) -> None:
+        nonlocal best
+        if done > best:  # (counts told from two places, the games and the jobs, never go back)
+            best = done
+            bar.update(task, completed=done)
+
     with bar:
-        yield lambda done: bar.update(task, completed=done)
+        yield update
 
 
 def _is_terminal(stream: TextIO) -> bool:
