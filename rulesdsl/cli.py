@@ -383,14 +383,15 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         return EXIT_ERROR
     echo = not inp.isatty()
     human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
-    human.say(f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1}); "
-              f"the others are {args.bots} bots.")
+    intro = (f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1});",
+             f"the others are {args.bots} bots.")
+    human.say(" ".join(intro) if len(" ".join(intro)) <= human.width() else "\n".join(intro))
     if game.params:
         human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
     if args.reveal:
-        human.say("Spectator view (--reveal): every card is shown, including the others' hidden cards.")
+        human.say("Spectator view (--reveal): every card is shown, the others' hidden cards too.")
     if args.memory:
-        human.say("Memory mode: face-down cards you have seen are hidden again after the turn you saw them.")
+        human.say("Memory mode: a face-down card you see is hidden again once that turn is over.")
     human.say("Type 'help' at any prompt.")
     stalled = 0  # moves since anyone last had a real choice
     try:
@@ -786,8 +787,8 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     n = game.players
     say = _printer(out)
-    say(f"{game.name}: {len(records)} games, {n} players, seed {seed}; line-up {', '.join(lineup)}, "
-        f"rotated one seat each game")
+    say(f"{game.name}: {len(records)} games, {n} players, seed {seed}.")
+    say(f"Line-up {', '.join(lineup)}, rotated one seat each game.")
     width = max(12, *(len(r.bot) for r in rows))
     say(f"{'bot':<{width}}  seats  seat-games    wins  win rate  95% interval")
     for r in rows:

@@ -48,12 +48,14 @@ def display_order(texts: list[str], game) -> list[int]:
     players in seat order, cards in the order a hand shows them."""
     first: dict[str, int] = {}
     for t in texts:
-        first.setdefault(t.split(" ", 1)[0], len(first))
+        first.setdefault((t.split() or [""])[0], len(first))
     seats = {name: i for i, name in enumerate(game.names)}
     cards: dict[str, int] = {}
     for c in range(game.ncards):
         face = game.card_face[c] if c < len(game.card_face) else c
         cards[game.card_text[c]] = min(face, cards.get(game.card_text[c], face))
+
+    named = cards.keys() | seats.keys()
 
     def word(w: str) -> tuple:
         if w.isascii() and w.isdigit():
@@ -66,7 +68,12 @@ def display_order(texts: list[str], game) -> list[int]:
 
     def key(i: int) -> tuple:
         words = texts[i].split()
-        return (first[texts[i].split(" ", 1)[0]], [word(w) for w in words[1:]])
+        out, k = [], 1
+        while k < len(words):  # the longest run of words that names a card or a player ('apple 2'), else a word
+            j = next((j for j in range(len(words), k + 1, -1) if " ".join(words[k:j]) in named), k + 1)
+            out.append(word(" ".join(words[k:j])))
+            k = j
+        return (first[words[0] if words else ""], out)
 
     return sorted(range(len(texts)), key=key)
 
