@@ -98,3 +98,20 @@ def test_the_view_widens_with_the_terminal():
     _, wide = play_in_terminal([path, "--seed", "3"], 160)
     assert not wide_lines(wide, 160)
     assert max(map(len, wide.split("\n"))) > 80 >= max(map(len, narrow.split("\n")))
+
+
+SCREENS = sorted((GAMES.parent / "docs" / "screens").glob("*-*.txt"))
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=[p.stem for p in SCREENS])
+def test_the_screenshots_in_docs_fit_their_terminal(screen):
+    """docs/screens/GAME-COLUMNS.txt (docs/tools/screenshots.py, from tmux): the text of a window
+    that wide, which no line of the play screen passes."""
+    columns = int(screen.stem.rsplit("-", 1)[1])
+    text = screen.read_text(encoding="utf-8")
+    assert "Your moves:" in text and not wide_lines(text, columns)
+
+
+def test_screenshots_are_kept_for_the_games_the_docs_show():
+    assert {p.stem for p in SCREENS} >= {f"{g}-{w}" for g in ("tamalo", "tempurra", "crazy_eights", "go_fish")
+                                         for w in (80, 160)}
