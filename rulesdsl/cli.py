@@ -461,8 +461,10 @@ def _print_stats(d: dict, game, out: TextIO) -> None:
     from rich.table import Table
 
     console = Console(file=out, highlight=False)
-    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, {'/'.join(d['bots'])} bots, "
-                    f"seed {d['seed']}", show_header=False)
+    # (The heading on its own line, not the table's title: a title wraps at the narrow table's width.)
+    console.print(f"{d['game']}: {d['games']} games, {d['players']} players, {'/'.join(d['bots'])} bots, "
+                  f"seed {d['seed']}")
+    t = Table(show_header=False)
     t.add_column("what")
     t.add_column("value", justify="right")
     rows = [
@@ -654,15 +656,22 @@ def _print_comparison(names, files, stats, metrics, out: TextIO) -> None:
                   f"(from {stats[0].seed}), {'/'.join(stats[0].bots)} bots")
     columns = [_comparison_column(i, names, files, stats, metrics) for i in range(len(names))]
     labels = [m.name for m in metrics] + ["capped games"]
-    shown: list[int] = []
     unbounded = console.options.update_width(10_000)  # (a measure within the width says nothing)
+
+    def fits(which: list[int]) -> bool:
+        return console.measure(_comparison_table(labels, columns, which), options=unbounded).maximum <= console.width
+
+    def table(which: list[int]):
+        # (Headings kept whole where they fit, else cut short: never a table wider than the terminal.)
+        return _comparison_table(labels, columns, which, whole=fits(which))
+
+    shown: list[int] = []
     for i in range(1, len(names)):
-        wanted = console.measure(_comparison_table(labels, columns, [0, *shown, i]), options=unbounded).maximum
-        if shown and wanted > console.width:
-            console.print(_comparison_table(labels, columns, [0, *shown]))
+        if shown and not fits([0, *shown, i]):
+            console.print(table([0, *shown]))
             shown = []
         shown.append(i)
-    console.print(_comparison_table(labels, columns, [0, *shown]))
+    console.print(table([0, *shown]))
     console.print("mean ± standard deviation; win rates with 95% intervals (a shared win counts 1/k). "
                   "* differs from the base with p < 0.05, ** with p < 0.001 (Welch's t-test for means, "
                   "a two-proportion z-test for rates).")
@@ -680,13 +689,14 @@ def _comparison_column(i: int, names, files, stats, metrics) -> tuple[str, list[
     return ("base: " if i == 0 else "") + names[i] + f"\n{Path(files[i]).name}", [*cells, str(stats[i].capped)]
 
 
-def _comparison_table(labels: list[str], columns: list[tuple[str, list[str]]], which: list[int]):
+def _comparison_table(labels: list[str], columns: list[tuple[str, list[str]]], which: list[int], whole: bool = True):
     from rich.table import Table
 
     t = Table(show_lines=False)
     t.add_column("")
     for i in which:
-        t.add_column(columns[i][0], justify="right", overflow="fold")
+        heading = columns[i][0]
+        t.add_column(heading, justify="right", min_width=max(map(len, heading.split("\n"))) if whole else None)
     for k, name in enumerate(labels):
         t.add_row(name, *[columns[i][1][k] for i in which])
     return t
@@ -796,8 +806,8 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         say(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  [{lo:.1%}, {hi:.1%}]")
     say(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.")
     for r in rows:
-        say(f"{r.bot}: {r.seconds_per_choice:.4f} seconds a decision on average, slowest {r.slowest:.3f} "
-            f"({r.choices} decisions with a choice)")
+        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds each on average, "
+            f"slowest {r.slowest:.3f} seconds")
     return EXIT_OK
 
 

@@ -45,7 +45,7 @@ def wrap(text: str, width: int, indent: int = 4) -> list[str]:
 def display_order(texts: list[str], game) -> list[int]:
     """The indices of `texts` in the order the prompt lists them: grouped by action (in the order
     the actions first come, which is the rules file's), then by value: numbers as numbers,
-    players in seat order, cards in the order a hand shows them."""
+    players in seat order, cards in the order a hand shows them; other words as the rules list them."""
     first: dict[str, int] = {}
     for t in texts:
         first.setdefault((t.split() or [""])[0], len(first))
@@ -59,12 +59,12 @@ def display_order(texts: list[str], game) -> list[int]:
 
     def word(w: str) -> tuple:
         if w.isascii() and w.isdigit():
-            return (0, int(w), "")
+            return (0, int(w))
         if w in seats:
-            return (1, seats[w], "")
+            return (1, seats[w])
         if w in cards:
-            return (2, cards[w], "")
-        return (3, 0, w)
+            return (2, cards[w])
+        return (3, 0)  # (other words keep the engine's order: the rules', as ♣ ♦ ♥ ♠ or apple pear plum)
 
     def key(i: int) -> tuple:
         words = texts[i].split()
