@@ -209,7 +209,7 @@ class Player:
     def show(self) -> None:
         self.say("")
         self.say(render_view(self.state, self.seat, reveal=self.reveal, events=0, hide=self.forgotten(),
-                             width=self.width()))
+                             width=self.width(), display=True))
 
     def moves(self) -> tuple[list[str], list[int]]:
         """The moves as listed (grouped by action, sorted by value) and, for each, its index in
@@ -589,7 +589,8 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
-                print(render_view(st, seat, reveal=args.reveal, events=0, width=terminal_width(out)), file=out)
+                print(render_view(st, seat, reveal=args.reveal, events=0, width=terminal_width(out), display=True),
+                      file=out)
             if move is not None:
                 print(f"--> move {k}: {st.game.names[st.chooser]}: {move}", file=out)
     except Failure as f:

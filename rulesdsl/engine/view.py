@@ -9,6 +9,7 @@ the game (game.py imports this module where it is used), and state.py imports no
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 
 from .constants import GRID, HAND, PUBLIC
 from .state import State
@@ -138,15 +139,19 @@ def _secret_text(st: State, name: str, viewer: int, reveal: bool) -> str | None:
 
 
 def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8,
-                hide: frozenset = frozenset(), width: int | None = None) -> str:
+                hide: frozenset = frozenset(), width: int | None = None, display: bool = False) -> str:
     """The text view of `viewer`; cards in `hide` show as unknown (a player's fading memory).
     `width`: the terminal's columns, which no line passes (a word longer than a line aside); None,
-    a program's default, keeps each row on one line, however long."""
+    a program's default, keeps each row on one line, however long. `display`: zones, counters and
+    values under the display names the rules give them (a person's screen); else under their
+    names in the rules file, which a program reads (`State.view`)."""
+    shown = getattr(st.game, "display_names", {}) if display else {}
+    named = lambda name: shown.get(name, name)
     lines = _head(st, viewer, reveal, width)
     lines.append("")
-    lines += _table(st, viewer, reveal, hide, width)
+    lines += _table(st, viewer, reveal, hide, width, named)
     lines.append("")
-    lines += _rows(st, viewer, reveal, hide, width)
+    lines += _rows(st, viewer, reveal, hide, width, named)
     if events and st.log:
         recent = st.events_for(viewer)[-events:]
         if recent:
@@ -155,12 +160,6 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
             for e in recent:
                 lines += _wrap(f"  {e}", width, 4)
     return "\n".join(lines)
-
-
-def label(g, name: str) -> str:
-    """A zone's, counter's or variable's name as players read it: its display name, if the rules
-    give one."""
-    return getattr(g, "display_names", {}).get(name, name)
 
 
 def _glued(text: str) -> str:
@@ -192,28 +191,29 @@ def _head(st: State, viewer: int, reveal: bool, width: int | None) -> list[str]:
     return lines + _wrap(status, width, 2)
 
 
-def _table(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None) -> list[str]:
+def _table(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None,
+           named: Callable[[str], str]) -> list[str]:
     """The zones of the table, one a line, and the values the rules show and the table's counters."""
     g = st.game
     table = [zi for zi in range(g.nzones) if g.zone_owner[zi] < 0]
-    names = [label(g, g.zone_names[zi]) for zi in table]
+    names = [named(g.zone_names[zi]) for zi in table]
     col = max((len(n) for n in names), default=4)
     indent = col + 4 if width is None or col + 4 <= width // 2 else 4
     lines = []
     for zi, name in zip(table, names, strict=True):
         lines += _wrap(f"  {name:<{col}}  {_tail(zone_text(st, zi, viewer, reveal, hide))}", width, indent)
     globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
-    shown = [_shown(g, name, str(st.counters[base])) for name, base in globals_]
-    shown += [_shown(g, name, _secret_text(st, name, viewer, reveal) or _value_text(st, f(st), t))
+    shown = [_shown(named, name, str(st.counters[base])) for name, base in globals_]
+    shown += [_shown(named, name, _secret_text(st, name, viewer, reveal) or _value_text(st, f(st), t))
               for name, f, t in g.shows if name not in g.counter_layout]
     if shown:
         lines += _wrap("  " + " · ".join(shown), width, 4)
     return lines
 
 
-def _shown(g, name: str, value: str) -> str:
-    """`name value`, or `Display name: value` where the rules name it for players."""
-    words = label(g, name)
+def _shown(named: Callable[[str], str], name: str, value: str) -> str:
+    """`name value`, or `display name: value` where the rules name it for players."""
+    words = named(name)
     return _glued(f"{name} {value}" if words == name else f"{words}: {value}")
 
 
@@ -222,13 +222,14 @@ def _tail(text: str) -> str:
     return text.replace("  (top last)", GLUE + GLUE + _glued("(top last)"))
 
 
-def _rows(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None) -> list[str]:
+def _rows(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None,
+          named: Callable[[str], str]) -> list[str]:
     """A header, then a row per player: their counters, their first zone, and each other zone of
     theirs that holds cards (`| drawn: 8♠`), continued on further lines if the row is too wide."""
     g = st.game
     counters = [(name, base) for name, (base, per) in g.counter_layout.items() if per]
-    heads = [label(g, name) for name, _ in counters]
-    pzones = [(label(g, g.zone_spec_names[s]), g.zone_base[s]) for s in range(len(g.zone_spec_names))
+    heads = [named(name) for name, _ in counters]
+    pzones = [(named(g.zone_spec_names[s]), g.zone_base[s]) for s in range(len(g.zone_spec_names))
               if g.zone_spec_per_player[s]]
     namew = max(len(n) for n in g.names) + 6
     widths = [max(8, len(h) + 2) for h in heads]
