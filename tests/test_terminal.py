@@ -7,6 +7,7 @@ enough for the default suite. POSIX only (the pty module).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import select
@@ -16,6 +17,12 @@ import sys
 import time
 
 import pytest
+
+import rulesdsl
+from rulesdsl import parallel
+from rulesdsl.engine.view import render_view
+from rulesdsl.screen import display_order, move_lines, terminal_width
+from rulesdsl.simulate import simulate
 
 from .conftest import GAMES
 
@@ -115,3 +122,109 @@ def test_the_screenshots_in_docs_fit_their_terminal(screen):
 def test_screenshots_are_kept_for_the_games_the_docs_show():
     assert {p.stem for p in SCREENS} >= {f"{g}-{w}" for g in ("tamalo", "tempurra", "crazy_eights", "go_fish")
                                          for w in (80, 160)}
+
+
+# ---------------------------------------------------------------- the moves as listed, the width, the progress
+
+
+def test_moves_are_listed_by_action_then_value_and_numbers_map_back():
+    """Tempurra's opening choice came unsorted (begin 3, begin 4, begin 2, ...); the prompt lists it
+    sorted, and a typed number plays the move listed there, whatever the engine's index."""
+    from rulesdsl.cli import Player
+
+    game = rulesdsl.load(GAMES / "tempurra.rules")
+    st = next(s for s in (game.new_game(seed) for seed in range(50))
+              if [t.split()[0] for t in s.move_texts()] == ["begin"] * s.num_moves() and
+              s.move_texts() != sorted(s.move_texts(), key=lambda t: int(t.split()[1])))
+    texts = st.move_texts()
+    player = Player(st, st.chooser, io.StringIO("1\n"), io.StringIO(), reveal=False, echo=True)
+    shown, order = player.moves()
+    assert shown == sorted(texts, key=lambda t: int(t.split()[1]))
+    assert [texts[i] for i in order] == shown
+    assert texts[player.decide()] == shown[0]  # "1": the first as listed, not the engine's first
+
+
+def test_values_sort_as_numbers_seats_and_cards_and_other_words_keep_the_rules_order():
+    game = rulesdsl.load(GAMES / "tamalo.rules")
+    texts = ["look dave 2", "look bob 10", "look bob 9", "skip", "look alice 1"]
+    assert [texts[i] for i in display_order(texts, game)] == [
+        "look alice 1", "look bob 9", "look bob 10", "look dave 2", "skip"]
+    hearts = rulesdsl.load(GAMES / "hearts.rules")
+    hand = ["pass left 10♦", "pass left 2♦", "pass left 9♦"]
+    assert [hand[i] for i in display_order(hand, hearts)] == ["pass left 2♦", "pass left 9♦", "pass left 10♦"]
+    crazy = rulesdsl.load(GAMES / "crazy_eights.rules")
+    suits = ["name ♣", "name ♦", "name ♥", "name ♠"]
+    assert [suits[i] for i in display_order(suits, crazy)] == suits
+
+
+def test_a_long_list_of_places_is_one_line_and_says_how_numbers_count():
+    shown = [f"take {p} {k}" for p, n in (("bob", 7), ("carol", 6)) for k in range(1, n + 1)] + ["call"]
+    lines = move_lines(shown, 80)
+    assert lines == ["  1-13. take bob 1..7, carol 1..6", "    14. call",
+                     "(A number counts the moves as listed: 8 is take carol 1.)"]
+    gaps = [f"take {k}" for k in (1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)] + ["draw"]
+    assert move_lines(gaps, 80)[0] == "  1-13. take 1 2 4..14" and "3 is take 4" in move_lines(gaps, 80)[-1]
+    plain = [f"take {k}" for k in range(1, 15)]
+    assert move_lines(plain, 80) == ["  1-14. take 1..14"]  # numbers are the places: nothing to say
+    few = ["take 2", "take 1", "draw"]
+    assert move_lines(few, 80) == ["   1. take 2", "   2. take 1", "   3. draw"]  # (sorting is display_order's)
+
+
+def test_a_long_list_of_cards_goes_in_columns_within_the_width():
+    shown = [f"pass left {r}♥" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+    lines = move_lines(shown, 80)
+    assert len(lines) < len(shown) and all(len(line) <= 80 for line in lines)
+    numbered = re.findall(r"(\d+)\. (pass left \S+)", "\n".join(lines))
+    assert [int(n) for n, _ in numbered] == list(range(1, 14)) and [t for _, t in numbered] == shown
+
+
+def test_terminal_width_without_a_terminal(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert terminal_width(io.StringIO()) == 80
+    monkeypatch.setenv("COLUMNS", "132")
+    assert terminal_width(io.StringIO()) == 132
+
+
+def test_a_view_from_python_keeps_each_row_whole_and_the_screen_wraps_it():
+    game = rulesdsl.load(GAMES / "go_fish.rules")
+    st = game.new_game(3)
+    while not st.is_over:
+        st.apply_index(0)
+    whole, fitted = st.view(0, events=0), render_view(st, 0, events=0, width=60)
+    assert max(map(len, whole.splitlines())) > 60 >= max(map(len, fitted.splitlines()))
+    assert "".join(whole.split()) == "".join(fitted.split())  # the same words, only wrapped
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_simulate_tells_its_progress_up_to_the_last_game(workers):
+    game = rulesdsl.load(GAMES / "tamalo.rules")
+    told: list[int] = []
+    simulate(game, 40, workers=workers, progress=told.append)
+    assert told == sorted(told) and told[-1] == 40
+    if workers == 1:
+        assert told == list(range(1, 41))
+
+
+def _ticks_then_waits(job: tuple[str, int]) -> bool:
+    """A pool's job: a few games (ticks), then it waits until the parent has told them."""
+    flag, games = job
+    for _ in range(games):
+        parallel.tick()
+    deadline = time.monotonic() + 60  # (no hang if the parent never tells: the test fails instead)
+    while not os.path.exists(flag) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.path.exists(flag)
+
+
+def test_a_pool_tells_progress_game_by_game_before_its_jobs_end(tmp_path):
+    """Not in chunks (a quarter of a run at a time, as jobs end): the jobs here cannot end before
+    the parent has told the games they played."""
+    flag = tmp_path / "told"
+    told: list[int] = []
+
+    def progress(n: int) -> None:
+        told.append(n)
+        flag.touch()
+
+    assert parallel.run(_ticks_then_waits, [(str(flag), 3), (str(flag), 2)], 2, progress=progress) == [True, True]
+    assert told == sorted(told) and told[-1] == 5
