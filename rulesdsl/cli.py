@@ -807,8 +807,8 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         say(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  [{lo:.1%}, {hi:.1%}]")
     say(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.")
     for r in rows:
-        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds each on average, "
-            f"slowest {r.slowest:.3f} seconds")
+        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
+            f"slowest {r.slowest:.3f}")
     return EXIT_OK
 
 
