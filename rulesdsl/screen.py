@@ -8,6 +8,7 @@ lists them sorted, and a number typed at the prompt is mapped back to the engine
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import textwrap
 from collections.abc import Callable, Iterator
@@ -44,8 +45,9 @@ def wrap(text: str, width: int, indent: int = 4) -> list[str]:
 
 def display_order(texts: list[str], game) -> list[int]:
     """The indices of `texts` in the order the prompt lists them: grouped by action (in the order
-    the actions first come, which is the rules file's), then by value: numbers as numbers,
-    players in seat order, cards in the order a hand shows them; other words as the rules list them."""
+    the actions first come, which is the rules file's), then by value, lowest first: numbers as
+    numbers, players in seat order, cards in the order a hand shows them; other words as the rules
+    list them. An action whose options the engine lists from high to low is sorted already: kept."""
     first: dict[str, int] = {}
     for t in texts:
         first.setdefault((t.split() or [""])[0], len(first))
@@ -66,16 +68,25 @@ def display_order(texts: list[str], game) -> list[int]:
             return (2, cards[w])
         return (3, 0)  # (other words keep the engine's order: the rules', as ♣ ♦ ♥ ♠ or apple pear plum)
 
-    def key(i: int) -> tuple:
+    def key(i: int) -> list:
         words = texts[i].split()
         out, k = [], 1
         while k < len(words):  # the longest run of words that names a card or a player ('apple 2'), else a word
             j = next((j for j in range(len(words), k + 1, -1) if " ".join(words[k:j]) in named), k + 1)
             out.append(word(" ".join(words[k:j])))
             k = j
-        return (first[words[0] if words else ""], out)
+        return out
 
-    return sorted(range(len(texts)), key=key)
+    groups: dict[int, list[int]] = {}
+    for i, t in enumerate(texts):
+        groups.setdefault(first[(t.split() or [""])[0]], []).append(i)
+    order: list[int] = []
+    for g in sorted(groups):
+        keys = [key(i) for i in groups[g]]
+        # An action's options already in order, from high to low (a pile from its top), stay so.
+        downward = all(a >= b for a, b in itertools.pairwise(keys))
+        order += groups[g] if downward else [i for _, i in sorted(zip(keys, groups[g], strict=True))]
+    return order
 
 
 def _place(text: str) -> tuple[str, int] | None:

@@ -146,12 +146,14 @@ def test_moves_are_listed_by_action_then_value_and_numbers_map_back():
 
 def test_values_sort_as_numbers_seats_and_cards_and_other_words_keep_the_rules_order():
     game = rulesdsl.load(GAMES / "tamalo.rules")
-    texts = ["look dave 2", "look bob 10", "look bob 9", "skip", "look alice 1"]
+    texts = ["look dave 2", "look bob 10", "look bob 9", "skip", "look alice 1", "look dave 1"]
     assert [texts[i] for i in display_order(texts, game)] == [
-        "look alice 1", "look bob 9", "look bob 10", "look dave 2", "skip"]
+        "look alice 1", "look bob 9", "look bob 10", "look dave 1", "look dave 2", "skip"]
     hearts = rulesdsl.load(GAMES / "hearts.rules")
     hand = ["pass left 10♦", "pass left 2♦", "pass left 9♦"]
     assert [hand[i] for i in display_order(hand, hearts)] == ["pass left 2♦", "pass left 9♦", "pass left 10♦"]
+    stack = ["pass 8", "pass 7", "pass 6"]  # (already in order, from the top of a pile down: kept)
+    assert display_order(stack, game) == [0, 1, 2]
     crazy = rulesdsl.load(GAMES / "crazy_eights.rules")
     suits = ["name ♣", "name ♦", "name ♥", "name ♠"]
     assert [suits[i] for i in display_order(suits, crazy)] == suits
