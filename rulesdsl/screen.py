@@ -14,6 +14,8 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from .engine.view import GLUE  # a space no line breaks at
+
 # Without a terminal (a pipe, a file, a test's StringIO) and without $COLUMNS: rich's default too.
 DEFAULT_WIDTH = 80
 # A list of more moves than this is shown compactly: places in ranges, the rest in columns.
@@ -127,7 +129,9 @@ def move_lines(shown: list[str], width: int) -> list[str]:
                 heads.append((p[0], [p[1]]))
             j += 1
         if j - i >= 3:  # a run of places
-            parts = [f"{h if k == 0 else h.partition(' ')[2]} {_ranges(v)}".strip() for k, (h, v) in enumerate(heads)]
+            # (a player's places held together on one line: `carol 1..16`, not `carol` / `1..16`)
+            parts = [f"{h if k == 0 else h.partition(' ')[2]} {_ranges(v)}".strip().replace(" ", GLUE)
+                     for k, (h, v) in enumerate(heads)]
             entries.append((f"{i + 1}-{j}", ", ".join(parts)))
             # (Where a number is not the place it takes, one example says how numbers count.)
             odd = [k for k in range(i, j) if _place(shown[k])[1] != k + 1]
@@ -145,7 +149,7 @@ def move_lines(shown: list[str], width: int) -> list[str]:
         if "-" in n:
             lines += _flush(row, width)
             row = []
-            lines += wrap(f"  {n:>{numw}}. {t}", width, numw + 4)
+            lines += [line.replace(GLUE, " ") for line in wrap(f"  {n:>{numw}}. {t}", width, numw + 5)]
         else:
             row.append(f"  {n:>{numw}}. {t}".ljust(cellw))
     lines += _flush(row, width)
