@@ -330,7 +330,8 @@ class Return(Stmt):
 
 @attrs.frozen(eq=False)
 class Decl(Node):
-    pass
+    # `about "..."` before it: what it is, in player language (`rulesdsl rules`, `help MOVE`).
+    about: Template | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(eq=False)
@@ -386,6 +387,7 @@ class Zone(Decl):
     name: str
     per_player: bool
     options: tuple[ZoneOption, ...]
+    display: str | None = attrs.field(default=None, kw_only=True)  # `as "..."`: its name at the table
 
 
 @attrs.frozen(eq=False)
@@ -393,6 +395,7 @@ class Counter(Decl):
     name: str
     per_player: bool
     init: Expr
+    display: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(eq=False)
@@ -403,6 +406,7 @@ class Var(Decl):
     per_player: bool
     init: Expr
     secret: bool = False  # `secret`: who knows its value is kept per cell (a secret choose's answer)
+    display: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(eq=False)
@@ -416,6 +420,7 @@ class Define(Decl):
     name: str
     params: tuple[TypedParam, ...] | None
     body: Expr
+    display: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(eq=False)

@@ -120,6 +120,15 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def cmd_rules(args, out: TextIO, err: TextIO) -> int:
+    """`rulesdsl rules FILE`: the game's rules in player language, from the file's descriptions."""
+    from .rulebook import rules_text
+
+    game = _load(args)
+    print(rules_text(game), end="", file=out)
+    return EXIT_OK
+
+
 def cmd_check(args, out: TextIO, err: TextIO) -> int:
     status = EXIT_OK
     params = _parse_sets(args.set)
@@ -146,6 +155,7 @@ Type the number of a move, or its text (for example: {example}).
 Other commands:
   view     show the table again        log    show everything you have seen
   moves    list your moves again       help   this text
+  rules    the rules of the game       help MOVE  what a move does (help 2, help {example})
   quit     leave the game"""
 
 
@@ -263,6 +273,10 @@ class Player:
             if not entry:
                 continue
             word = entry.lower()
+            reply = table_command(self.state, entry)
+            if reply is not None:
+                self.say(reply)
+                continue
             if word in ("quit", "exit", "q"):
                 self.say("You left the game.")
                 return QUIT
@@ -310,6 +324,26 @@ FORCED_SHOWN = 10
 STALL_MOVES = 10_000
 # Decoding failures in a row after which the input is taken as ended (a stream that cannot recover).
 MAX_UNDECODABLE = 3
+
+
+def table_command(state, entry: str) -> str | None:
+    """The answer to `rules` or `help MOVE` typed at the prompt (from the rules file's own
+    descriptions: rulebook.py), or None for any other entry."""
+    from .rulebook import move_help, rules_text, word_help
+
+    words = entry.split(None, 1)
+    if words[0].lower() == "rules" and len(words) == 1:
+        return rules_text(state.game).rstrip("\n")
+    if words[0].lower() not in ("help", "?", "h") or len(words) == 1:
+        return None
+    texts = state.move_texts()
+    index = match_move(words[1], texts)
+    if isinstance(index, int):
+        return move_help(state, index)
+    about = word_help(state.game, " ".join(words[1].lower().split()))
+    if about is not None:
+        return about + "\n(Not one of your moves now.)"
+    return index
 
 
 def shown(entry: str) -> str:
@@ -946,6 +980,13 @@ def _add_check(sub) -> None:
     _allow_path_option(c)
 
 
+def _add_rules(sub) -> None:
+    sp = sub.add_parser("rules", help="print a game's rules in player language, from its rules file")
+    sp.add_argument("file", help="the rules file")
+    _game_options(sp)
+    _allow_path_option(sp)
+
+
 def _add_play(sub) -> None:
     pl = sub.add_parser("play", help="play at the terminal against bots")
     pl.add_argument("file", metavar="FILE")
@@ -1082,8 +1123,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulesdsl", description="Card-game rules as data: check, play, simulate, test.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__import__('rulesdsl').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_check, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain, _add_replay,
-                _add_list, _add_new, _add_fmt, _add_lsp):
+    for add in (_add_check, _add_rules, _add_play, _add_simulate, _add_test, _add_compare, _add_arena, _add_explain,
+                _add_replay, _add_list, _add_new, _add_fmt, _add_lsp):
         add(sub)
     return p
 
@@ -1113,6 +1154,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return cmd_new(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
+        if args.command == "rules":
+            return cmd_rules(args, out, err)
         if args.command == "lsp":
             return cmd_lsp(args, out, err)
         if args.command == "fmt":

@@ -343,7 +343,7 @@ def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tup
             old = merged[spots[0]]
             if isinstance(new, ast.Param) and new.low is None and isinstance(old, ast.Param):
                 new = attrs.evolve(new, low=old.low, high=old.high)  # a new default keeps the range
-            merged[spots[0]] = new
+            merged[spots[0]] = _keep_words(old, new)
             for i in spots[1:]:
                 merged[i] = None
         elif isinstance(d, ast.Remove):
@@ -358,7 +358,7 @@ def _apply(base: Resolved, own: list[ast.Decl], errors: list[Diagnostic]) -> tup
             key = ast.decl_key(d)
             spots = where(key) if key and key[0] not in ADDITIVE else []
             if spots and key[0] in HEADERS:
-                merged[spots[0]] = d
+                merged[spots[0]] = _keep_words(merged[spots[0]], d)
             elif spots:
                 first = merged[spots[0]]
                 errors.append(Diagnostic(d.span, f"{ast.key_words(key)} is already in {base.path}",
@@ -386,7 +386,29 @@ def source_of(decl: ast.Decl, sources: dict[str, str], comments: bool = True) ->
         body[-1] += tail
     above: list[str] = []
     k = s.line - 2
+    about = decl.decl.about if isinstance(decl, ast.Replace) else decl.about
+    if about is not None and about.span.file == s.file and about.span.line <= s.line - 1:
+        above = lines[about.span.line - 1 : s.line - 1]  # (its `about "..."`, written above it)
+        k = about.span.line - 2
     while comments and k >= 0 and lines[k].strip().startswith("#"):
         above.insert(0, lines[k])
         k -= 1
     return "\n".join(above + body)
+
+
+# Declarations whose description and display name say what a thing *is*, which a variant that
+# replaces only its value or options does not change.
+_SAME_THING = (ast.GameName, ast.Param, ast.Zone, ast.Counter, ast.Var, ast.Define)
+
+
+def _keep_words(old: ast.Decl | None, new: ast.Decl) -> ast.Decl:
+    """The replacing declaration, with the base's `about` and `as "..."` where it gives none
+    (for a parameter, zone, counter, variable, define or the game's name; an action or hook that
+    is replaced is a new rule, described anew or not at all)."""
+    if not isinstance(new, _SAME_THING) or type(old) is not type(new):
+        return new
+    if new.about is None and old.about is not None:
+        new = attrs.evolve(new, about=old.about)
+    if getattr(new, "display", None) is None and getattr(old, "display", None) is not None:
+        new = attrs.evolve(new, display=old.display)
+    return new

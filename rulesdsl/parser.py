@@ -31,7 +31,7 @@ MAX_DIGITS = 100
 DECL_WORDS = (
     "game", "players", "param", "card", "cards", "zone", "counter", "var", "define", "show", "procedure",
     "action", "setup", "round", "turn", "rank", "winners", "statistic", "invariant", "scenario", "import",
-    "extends", "replace", "remove",
+    "extends", "replace", "remove", "about",
 )
 
 # What a terminal looks like to a person reading an error.
@@ -188,8 +188,8 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def zone_decl(self, meta, c):
-        name, per, *opts = c
-        return ast.Zone(str(name), per is not None, tuple(opts), span=self.span(meta))
+        name, per, shown, *opts = c
+        return ast.Zone(str(name), per is not None, tuple(opts), display=shown, span=self.span(meta))
 
     def per_player(self, c):
         return True
@@ -204,12 +204,12 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def counter_decl(self, meta, c):
-        name, per, init = c
-        return ast.Counter(str(name), per is not None, init, span=self.span(meta))
+        name, per, shown, init = c
+        return ast.Counter(str(name), per is not None, init, display=shown, span=self.span(meta))
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
-        name, typ, per, secret, init = c
+        name, typ, per, secret, shown, init = c
         return ast.Var(
             str(name),
             str(typ) if typ is not None else None,
@@ -217,6 +217,7 @@ class _Build(Transformer):
             per is not None,
             init,
             secret is not None,
+            display=shown,
             span=self.span(meta),
         )
 
@@ -229,8 +230,8 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def define_decl(self, meta, c):
-        name, params, body = c
-        return ast.Define(str(name), params, body, span=self.span(meta))
+        name, params, shown, body = c
+        return ast.Define(str(name), params, body, display=shown, span=self.span(meta))
 
     @v_args(meta=True)
     def show_decl(self, meta, c):
@@ -371,6 +372,16 @@ class _Build(Transformer):
 
     def match_else(self, c):
         return ("else", c[0])
+
+    # -- descriptions (`about "..."` before a declaration; before `replace`, the new one's) and
+    # display names (`as "..."`)
+    def described(self, c):
+        about, d = texts(self, c[:-1]), c[-1]
+        return attrs.evolve(d, decl=attrs.evolve(d.decl, about=about)) if isinstance(d, ast.Replace) \
+            else attrs.evolve(d, about=about)
+
+    def shown_as(self, c):
+        return unquote(c[0])
 
     def top(self, c):  # pragma: no cover - `?top` inlines single children
         return c[0]
@@ -578,7 +589,7 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def say_stmt(self, meta, c):
-        return ast.Say(self.template(c[0]), span=self.span(meta))
+        return ast.Say(texts(self, c), span=self.span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta, c):
@@ -683,6 +694,27 @@ class _Build(Transformer):
     @v_args(meta=True)
     def list_lit(self, meta, c):
         return ast.ListLit(tuple(x for x in c if x is not None), span=self.span(meta))
+
+
+def texts(build: _Build, tokens: list[Token]) -> ast.Template:
+    """Strings written one after another (`about`, `say`): one text, joined by spaces."""
+    span = attrs.evolve(build.tspan(tokens[0]), end_line=tokens[-1].end_line, end_column=tokens[-1].end_column)
+    return joined([build.template(t) for t in tokens], span)
+
+
+def joined(templates: list[ast.Template], span: ast.Span) -> ast.Template:
+    """Templates one after another as one, a space between each two (neighbouring texts merged:
+    a template's parts alternate text and values)."""
+    if len(templates) == 1:
+        return templates[0]
+    parts: list[str | ast.Expr] = []
+    for k, t in enumerate(templates):
+        for part in ([" "] if k else []) + list(t.parts):
+            if parts and isinstance(part, str) and isinstance(parts[-1], str):
+                parts[-1] += part
+            else:
+                parts.append(part)
+    return ast.Template(tuple(parts), span=span)
 
 
 def unquote(tok: str) -> str:
@@ -852,12 +884,15 @@ def _split_decls(text: str) -> list[tuple[int, int]]:
     starts = []
     depth = 0
     pos = 0
+    described = False  # an `about` began the last chunk: the declaration it describes is its own
     for m in re.finditer(r"[^\n]*\n?", text):
         line = m.group(0)
         stripped = line.lstrip()
         word = re.match(r"[A-Za-z_]+", stripped)
         if depth <= 0 and word and word.group(0) in DECL_WORDS and len(line) - len(stripped) == 0:
-            starts.append(pos)
+            if not described:
+                starts.append(pos)
+            described = word.group(0) == "about"
             depth = 0
         code = re.sub(r'"([^"\\\n]|\\.)*"|#.*', "", line)
         depth += code.count("{") - code.count("}")

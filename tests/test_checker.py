@@ -916,3 +916,67 @@ def test_a_list_valued_variable_read_through_a_list_of_players_is_a_located_erro
     assert where(d)[0] == bad.splitlines().index("define all_marks = players.marks") + 1 and pointed(d, bad) == "marks"
     assert d.message == "'marks' of several players at once is not supported"
     assert "for each p in" in d.hint and "p.marks" in d.hint
+
+
+# ---------------------------------------------------------------- descriptions and display names (issue 22)
+
+
+def test_a_description_fills_in_parameters_and_is_kept_in_file_order():
+    text = edit('game "Mini"', 'about "Score {goal} first;" "bonus: {bonus}."\ngame "Mini"')
+    text = edit("action play {", 'about "play a card"\naction play {', text)
+    game = rulesdsl.load_text(text, path=PATH, goal=5)
+    assert [a[:3] for a in game.about] == [("game", "", "Score 5 first; bonus: yes."),
+                                           ("action", "play", "play a card")]
+    first = text.splitlines().index("action play {") + 1
+    assert game.about[1][3] == (PATH, first, first + 6)       # the lines of what it describes
+    assert [w.message for w in game.warnings] == ["action 'draw_one' has no description", "nothing says how to win"]
+
+
+def test_a_description_can_only_fill_in_parameters():
+    gaol, top = diagnostics(edit("action play {", 'about "play up to {gaol} or {top_value}"\naction play {'))
+    assert gaol.message == top.message == "a description can only fill in a parameter's value, as in `{hand_size}`"
+    assert where(gaol) == (32, 20) and gaol.hint == "did you mean 'goal'?" and where(top) == (32, 30)
+    d = the_error(edit("action play {", 'about "worth {top_value + 1}"\naction play {'))
+    assert where(d) == (32, 15) and "nothing else has a value yet" in d.hint
+
+
+@pytest.mark.parametrize(("before", "what"), [
+    ("cards in deck {", "`cards in`"), ("players 2..4 default 3", "`players`"),
+    ("game ends when", "`game ends when`"),
+])
+def test_a_description_stands_only_before_what_it_can_describe(before, what):
+    text = edit(before, f'about "words" {before}')
+    if what == "`game ends when`":
+        assert rulesdsl.load_text(text, path=PATH).about[0][:2] == ("ends", "game")
+        return
+    d = the_error(text)
+    assert d.message == f"a description cannot stand before {what}" and pointed(d, text) == '"words"'
+    assert "`about` describes the game, a parameter" in d.hint
+
+
+def test_display_names_are_kept_and_checked():
+    text = edit("zone pile: stack", 'zone pile as "discard pile": stack')
+    text = edit("counter score per player = 0", 'counter score per player as "points" = 0', text)
+    text = edit("define top_value =", 'define top_value as "top value" =', text)
+    game = rulesdsl.load_text(text, path=PATH)
+    assert game.display_names == {"pile": "discard pile", "score": "points", "top_value": "top value"}
+    d = the_error(edit("var leader: player = none", 'var leader: player as "points" = none', text))
+    assert d.message == "'points' is already the display name of 'score'" and where(d) == (19, 1)
+    d = the_error(edit("zone pile: stack", 'zone pile as " ": stack'))
+    assert d.message == "the display name of 'pile' is empty"
+    d = the_error(MINI + 'define twice(n: int) as "double" = n * 2\n')
+    assert d.message == "'twice' takes parameters, so the table never shows it: it needs no display name"
+
+
+def test_a_description_and_a_say_may_run_over_several_lines_and_format():
+    text = edit("action play {", 'about "play"\n  "a card"   "now"\naction play {\n    say "a"\n        "b"')
+    game = rulesdsl.load_text(text, path=PATH)
+    assert ("action", "play", "play a card now") in [a[:3] for a in game.about]
+    from rulesdsl.fmt import format_text
+    assert 'about "play"\n  "a card" "now"\naction play {\n    say "a"\n        "b"' in format_text(text)
+
+
+def test_a_broken_file_with_descriptions_reports_each_error_once_at_its_place():
+    text = 'about "the game"\ngame "G"\nabout "first"\naction a { say "x" + }\nabout "second"\n  "more"\naction b { '
+    ds = diagnostics(text)
+    assert [(d.span.line, d.message) for d in ds] == [(4, "unexpected '+'"), (7, "unclosed '{'")]

@@ -568,3 +568,18 @@ def test_imports_may_read_the_folders_of_allow_path(tmp_path):
     [refused] = Workspace().analyze(str(game), text).diagnostics
     assert "outside the folders rules may be read from" in refused.message
     assert Workspace((str(shared),)).analyze(str(game), text).diagnostics == []
+
+
+def test_hover_shows_a_declarations_description_and_display_name():
+    text = TAMALO.read_text(encoding="utf-8")
+
+    async def scenario(e: Editor):
+        await e.open(TAMALO)
+        line, col = position_of(text, "zone deck")
+        shown = await e.hover(TAMALO, line, col + 6)
+        assert "zone deck: stack, hidden" in shown and 'shown at the table as "draw pile"' in shown
+        assert "face down. When it is empty and a card must be drawn" in shown
+        line, col = position_of(text, "action call")
+        assert "call Tamalo: your whole turn" in await e.hover(TAMALO, line, col + 8)
+
+    session(scenario)

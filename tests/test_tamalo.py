@@ -513,8 +513,8 @@ def test_M5c_jack_or_queen_exchanges_blind(face):
     assert st.move_texts() == ["give 1", "give 2", "give 3", "give 4", "skip"]
     st.apply("give 1")
     assert st.current_player == ALICE
-    assert st.move_texts() == [f"take {n} {k}" for n in ("bob", "carol", "dave") for k in (1, 2, 3, 4)]
-    st.apply("take carol 4")
+    assert st.move_texts() == [f"for {n} {k}" for n in ("bob", "carol", "dave") for k in (1, 2, 3, 4)]
+    st.apply("for carol 4")
     assert st.zone("square", player=ALICE) == ["6♦", "3♠", "4♠", "6♠"]
     assert st.zone("square", player=CAROL) == ["2♦", "3♦", "4♦", "2♠"]
     # nobody looks: each card is known by those who knew it, wherever it now lies
@@ -717,7 +717,7 @@ def test_M6_callers_cards_cannot_be_reached_by_powers():
         st.apply("draw")
         st.apply("play")
         st.apply("give 2")
-        assert st.move_texts() == [f"take {n} {k}" for n in ("carol", "dave") for k in (1, 2, 3, 4)]
+        assert st.move_texts() == [f"for {n} {k}" for n in ("carol", "dave") for k in (1, 2, 3, 4)]
     # with two players the only opponent is the caller: nothing to reach
     _, st = table(ALICE, players=2, squares={ALICE: QUIET[ALICE], BOB: QUIET[BOB]}, discard=["5♣"],
                   deck_top=["10♠"])

@@ -18,6 +18,7 @@ from .. import ast
 from ..errors import Diagnostic, RulesError
 from .base import TooManyErrors
 from .declarations import Declarations
+from .descriptions import Descriptions
 from .expressions import Expressions
 from .program import CardInfo, CodeInfo, ExprInfo, KindInfo, ParamInfo, Program, ScenarioInfo, VarInfo, ZoneInfo
 from .rules import RuleBodies
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 
-class Checker(RuleBodies, Statements, Expressions, Declarations):
+class Checker(RuleBodies, Statements, Expressions, Declarations, Descriptions):
     """One check of a game's files: declarations first, then every body, then the whole game."""
 
     def run(self) -> Program:
@@ -100,6 +101,7 @@ class Checker(RuleBodies, Statements, Expressions, Declarations):
         self.invariants = self._invariants(by_type.get(ast.Invariant, []))
         self.scenarios = self._scenarios(by_type.get(ast.Scenario, []))
         self._whole_game(decls)
+        self._descriptions(decls)
         for v in self.race_vars:  # (each race's hidden answers: cells no rule can name)
             v.index = len(self.vars)
             self.vars.append(v)

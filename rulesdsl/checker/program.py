@@ -149,3 +149,8 @@ class Program:
     # through defines. Such a value prints as `?` to a seat that does not know them all.
     secret_reads: dict[int, tuple[str, ...]] = attrs.Factory(dict)
     show_secrets: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    # The game in player language (descriptions.py): per `about "..."`, (kind, name, text with the
+    # parameters filled in, (file, first line, last line) of what it describes), in file order;
+    # and the display names, declared name -> the words the table shows.
+    about: list[tuple[str, str, str, tuple[str, int, int]]] = attrs.Factory(list)
+    display_names: dict[str, str] = attrs.Factory(dict)

@@ -305,7 +305,7 @@ class CardMoves:
 
     def _shuffle_src(self, s: ast.Shuffle, v: Variant) -> list[str]:
         z = self.zone_src(s.zone)
-        event = f"st.event(1, {self._zone_name('_z')} + ' is shuffled')"
+        event = "st.event(0, st.game.zone_words(_z) + ' is shuffled')"  # (the table's words for it)
         return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
     def s_Reveal(self, s: ast.Reveal, b):

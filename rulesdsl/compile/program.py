@@ -95,6 +95,8 @@ class Compiler(Skeleton, Statements):
         g.name = p.name
         g.sources = p.files
         g.warnings = p.warnings
+        g.about = list(p.about)
+        g.display_names = dict(p.display_names)
         g.path = next(iter(p.files), "")
         g.players = self.n
         g.min_players, g.max_players = p.min_players, p.max_players

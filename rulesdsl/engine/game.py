@@ -139,6 +139,11 @@ class Game:
         self.path = ""
         self.sources: dict[str, str] = {}
         self.warnings: list = []  # the checker's Diagnostics that let the rules run (`check` shows them)
+        # The game in player language: per `about "..."` of the rules, (kind, name, text, (file,
+        # first line, last line)), in file order (`rulesdsl rules`, `help MOVE`); and the words the
+        # table shows for a zone, counter, variable or define (declared name -> display name).
+        self.about: list[tuple[str, str, str, tuple[str, int, int]]] = []
+        self.display_names: dict[str, str] = {}
         self.players = 0
         self.min_players = self.max_players = 0
         self.names: list[str] = []
@@ -555,6 +560,13 @@ class Game:
             return self.zone_names[zi]
         depth = len(lst) - lst.index(c)
         return f"top of {self.zone_names[zi]}" if depth == 1 else f"{self.zone_names[zi]} #{depth} from the top"
+
+    def zone_words(self, zi: int) -> str:
+        """A zone as the table calls it (its display name): `the draw pile`, `alice's square`."""
+        name = self.zone_spec_names[self.zone_spec[zi]]
+        shown = self.display_names.get(name, name)
+        owner = self.zone_owner[zi]
+        return f"the {shown}" if owner < 0 else f"{self.names[owner]}'s {shown}"
 
     def refresh_pending(self, st: State) -> None:
         """Recompute the pending decision's options after a test rearranged the cards."""

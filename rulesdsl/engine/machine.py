@@ -134,8 +134,11 @@ class Machine:
     def _run(self, log_start: int | None = None, i: int = -1) -> None:
         """`_advance` with the log: then the log's events of this step told who saw their cards."""
         start = log_start if log_start is not None else len(self.log) if self.log is not None else 0
+        before = self.chooser
         try:
             self._advance(i)
+            if self.log is not None and not self.over:
+                self._out_of_turn(before)
         finally:
             if self.log is not None and len(self.log) > start:
                 known = self.known
@@ -144,6 +147,15 @@ class Machine:
                     if ev[3]:
                         self.log[k] = ev[:4] + (tuple(m | known[c] for c, m in zip(ev[3], ev[4], strict=True)),) \
                             + ev[5:]
+
+    def _out_of_turn(self, before: int) -> None:
+        """Tell the table when a decision goes to a seat whose turn it is not (a reaction window,
+        a duty passed on): once as it comes to that seat. A secret decision is told by its move."""
+        seat, g = self.chooser, self.game
+        if seat < 0 or seat == self.current or seat == before or self.pending < 0 or g.decisions[self.pending].secret:
+            return
+        when = "before the first turn" if self.turn == 0 else f"in {g.names[self.current]}'s turn"
+        self.event(0, f"{g.names[seat]} to decide {when}")
 
     def _advance(self, i: int) -> None:
         """The machine: play option i of the pending decision (none if i < 0), then run the code on

@@ -207,6 +207,11 @@ class CardPrimitives:
             self._arrive(moving, zi)
         self.shuffle_zone(zi)
         if self.log is not None:
+            # Told to the table in its own words (display names); the detailed log keeps the
+            # zones' names as the rules declare them.
+            kept = "" if not keep else " but its top card" if keep == 1 else f" but its top {keep} cards"
+            self.event(0, f"{g.zone_words(zi)} is empty: {g.zone_words(source)}{kept} is shuffled "
+                          f"to make a new one")
             self.event(1, f"{g.zone_names[source]} is shuffled to make a new {g.zone_names[zi]}")
 
     def shuffle_zone(self, zi: int) -> None:

@@ -384,7 +384,14 @@ class _Analyzer:
 
     def _add(self, name: str, kind: str, span: ast.Span, node: ast.Node, detail: str = "",
              replaces: bool = False, doc_span: ast.Span | None = None) -> Symbol:
-        sym = Symbol(name, kind, span, node, self._doc(doc_span or span), detail, replaces)
+        doc = self._doc(doc_span or span)
+        about = getattr(node, "about", None)
+        if about is not None:  # (its `about "..."`: what it is, in player language, first)
+            words = "".join(p if isinstance(p, str) else "{" + getattr(p, "id", "...") + "}" for p in about.parts)
+            doc = words + ("\n" + doc if doc else "")
+        if getattr(node, "display", None):
+            doc = f'shown at the table as "{node.display}"' + ("\n" + doc if doc else "")
+        sym = Symbol(name, kind, span, node, doc, detail, replaces)
         self.symbols.append(sym)
         self.uses.append(Use(span, sym))
         return sym
