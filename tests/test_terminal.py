@@ -1,5 +1,6 @@
 """Each game of games/ played at the prompt through a pseudo-terminal of 80 columns, as a person
-would: `rulesdsl play` measures the terminal itself (no $COLUMNS), and no line it prints is wider.
+would: `rulesdsl play` measures the terminal itself (no $COLUMNS), no line it prints is wider, and
+the rules, a narrated event and the reason the game ended appear.
 
 One game each, to its end (the human types 1, the bots are random), a second or two a game: cheap
 enough for the default suite. POSIX only (the pty module).
@@ -87,15 +88,40 @@ def wide_lines(text: str, columns: int) -> list[str]:
 GAME_FILES = sorted(p for p in GAMES.glob("*.rules") if not p.name.endswith(".test.rules"))
 
 
+# What each game tells at the table beyond its table (issue 22): an event in words (the rules'
+# own `say`, or what the engine announces for every game), and why the game ended. A game not
+# named here is held to what every game has.
+NARRATED = {
+    "tamalo": r"calls Tamalo!|a wrong snap|is shuffled",
+    "tempurra": r"indigestion|is shuffled",
+    "go_fish": r"says: go fish|lays down a book|hands over",
+    "goofspiel": r"takes the prize|nobody takes the prize",
+    "hearts": r"takes the trick",
+    "slapjack": r"takes the pile|is out|slapped",
+}
+EVERY_GAME_TELLS = r"plays next|is shuffled|to decide in \w+'s turn"
+END_REASON = {
+    "tamalo": r"called Tamalo with \d+ points?",
+    "tempurra": r"the game is over\. The fewest tokens win",
+}
+GAME_OVER = r"^  game over: "
+
+
 @pytest.mark.parametrize("path", GAME_FILES, ids=[p.stem for p in GAME_FILES])
-def test_a_game_at_80_columns_fits_the_terminal(path):
-    code, shown = play_in_terminal([str(path), "--seed", "3"], answers=["help", "view", "moves"])
+def test_a_game_at_80_columns_fits_the_terminal_and_explains_itself(path):
+    """`rules` prints the game's own description; events narrate; the end says why (seed games) or
+    at least that the game is over; and no line is wider than the terminal."""
+    code, shown = play_in_terminal([str(path), "--seed", "3"], answers=["rules", "help", "view", "moves"])
     assert code == 0, shown[-2000:]
     assert "Traceback" not in shown
     assert "Your moves:" in shown and "alice> " in shown
     assert not wide_lines(shown, COLUMNS), wide_lines(shown, COLUMNS)[:5]
-    assert re.search(r"^(Winner: .+\.|You win!|You share the win!|No winner: everyone loses\.)$", shown, re.M) \
-        or "You left the game." in shown
+    about = next(text for kind, _, text, _ in rulesdsl.load(path).about if kind == "game")
+    assert " ".join(about.split()[:8]) in " ".join(shown.split())  # (wrapped to the terminal)
+    assert re.search(NARRATED.get(path.stem, EVERY_GAME_TELLS), shown, re.M)
+    if "You left the game." not in shown:  # (a game still going after MAX_ANSWERS answers is left)
+        assert re.search(END_REASON.get(path.stem, GAME_OVER), shown, re.M)
+        assert re.search(r"^(Winner: .+\.|You win!|You share the win!|No winner: everyone loses\.)$", shown, re.M)
 
 
 def test_the_view_widens_with_the_terminal():

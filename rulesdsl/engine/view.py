@@ -145,7 +145,7 @@ def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8
     a program's default, keeps each row on one line, however long. `display`: zones, counters and
     values under the display names the rules give them (a person's screen); else under their
     names in the rules file, which a program reads (`State.view`)."""
-    shown = getattr(st.game, "display_names", {}) if display else {}
+    shown = st.game.display_names if display else {}
     named = lambda name: shown.get(name, name)
     lines = _head(st, viewer, reveal, width)
     lines.append("")
