@@ -623,8 +623,8 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
-                print(render_view(st, seat, reveal=args.reveal, events=0, width=terminal_width(out), display=True),
-                      file=out)
+                # (The rules file's names, not the display names: a replay is read against the rules.)
+                print(render_view(st, seat, reveal=args.reveal, events=0, width=terminal_width(out)), file=out)
             if move is not None:
                 print(f"--> move {k}: {st.game.names[st.chooser]}: {move}", file=out)
     except Failure as f:
