@@ -27,7 +27,7 @@ WIDTHS = (80, 160)
 # game: (seed, the moment to capture (a regex on the last table and moves), moves in order of
 # preference: the first listed move that one of them starts is typed, else "1").
 SHOTS = {
-    "tamalo": (4, r"\d+-\d+\. take \w+ \d", ["give 1", "play", "draw", "pass", "skip"]),
+    "tamalo": (4, r"\d+-\d+\. for \w+ \d", ["give 1", "play", "draw", "pass", "skip"]),
     "tempurra": (0, r"round 2", ["serve", "skip", "play", "eat"]),
     "crazy_eights": (0, r"\. name ♣", ["play 8", "play", "draw", "pass"]),
     "go_fish": (0, r"laid: \d+ cards", ["ask"]),
@@ -50,12 +50,13 @@ def shoot(game: str, width: int) -> str:
     tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(ROWS),
          f"{sys.executable} -m rulesdsl.cli play games/{game}.rules --seed {seed}; sleep 600")
     try:
+        pane = ""
         for _ in range(400):
-            pane = ""
-            for _ in range(200):  # wait for the prompt
+            before = pane
+            for _ in range(200):  # wait for the next prompt (not the one just answered)
                 time.sleep(0.05)
                 pane = tmux("capture-pane", "-p", "-t", name).rstrip()
-                if re.search(r"[a-z]+>$", pane):
+                if pane != before and re.search(r"[a-z]+>$", pane):
                     break
             else:
                 raise SystemExit(f"{game} at {width} columns: no prompt\n{pane}")
