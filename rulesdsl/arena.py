@@ -8,7 +8,7 @@ results do not depend on how games are spread over processes.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -111,28 +111,43 @@ def play_game(game: Game, seed: int, lineup: list[str], index: int, max_moves: i
 def _play_chunk(job: tuple) -> list[ArenaGame]:
     spec, seed, lineup, indices, max_moves = job
     game = spec.load()
-    return [play_game(game, seed, lineup, i, max_moves) for i in indices]
+    out = []
+    for i in indices:
+        out.append(play_game(game, seed, lineup, i, max_moves))
+        parallel.tick()
+    return out
 
 
 def run_arena(path: str, bots: list[str], games: int, players: int | None = None, params: dict | None = None,
               seed: int = 0, workers: int = 1, max_moves: int = DEFAULT_MAX_MOVES,
               backend: str = "process", limits: dict | None = None,
-              allow_paths: Sequence[str | Path] = ()) -> tuple[Game, list[str], list[ArenaGame]]:
+              allow_paths: Sequence[str | Path] = (), progress: Callable[[int], None] | None = None,
+              ) -> tuple[Game, list[str], list[ArenaGame]]:
     """Play `games` games of the file, in `workers` processes (or Ray tasks) if more than one
     (the same results, rulesdsl.parallel): the game, the line-up and the games in order.
-    `allow_paths`: more folders the file's imports may read (the workers' loads too)."""
+    `allow_paths`: more folders the file's imports may read (the workers' loads too).
+    `progress(n)`: told the games played so far as they end (Ray's in chunks)."""
     params = params or {}
     game = load(path, players=players, limits=limits, allow_paths=allow_paths, **params)
     lineup = lineup_for(bots, game.players)
     for spec in set(lineup):
         make_bot(spec, 0)  # a bad spec fails here, before any process starts
     if (workers <= 1 or games < 2) and backend == "process":
-        return game, lineup, [play_game(game, seed, lineup, i, max_moves) for i in range(games)]
+        job = (parallel.remember(game), seed, lineup, range(games), max_moves)
+        return game, lineup, parallel.run(_play_chunk, [job], 1, backend, progress=progress)[0]
     # Small chunks, round robin: games differ in length, and the bots' speed too.
     chunks = min(games, workers * 8)
     spec = parallel.remember(game)
     jobs = [(spec, seed, lineup, list(range(k, games, chunks)), max_moves) for k in range(chunks)]
-    results = [g for part in parallel.run(_play_chunk, jobs, workers, backend) for g in part]
+    played = 0
+
+    def done(_i: int, part: list[ArenaGame]) -> None:
+        nonlocal played
+        played += len(part)
+        if progress is not None and backend == "ray":  # (a pool's workers tell each game as it ends)
+            progress(played)
+
+    results = [g for part in parallel.run(_play_chunk, jobs, workers, backend, done, progress) for g in part]
     return game, lineup, sorted(results, key=lambda g: g.index)
 
 

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
+from .engine.view import render_view
 from .errors import IllegalMove, RulesError, RulesRuntimeError, did_you_mean
+from .screen import display_order, move_lines, progress_bar, terminal_width, wrap
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
@@ -193,18 +195,37 @@ class Player:
                          if t < st.turn and not g.zone_seen_by[st.loc[c]] >> self.seat & 1)
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        """Print to the player, no line wider than the terminal (a long one continues indented)."""
+        width = self.width()
+        for line in text.split("\n"):
+            print("\n".join(wrap(line, width, 2 + len(line) - len(line.lstrip()))), file=self.out)
+
+    def width(self) -> int:
+        """The terminal's columns now (a window can be resized between two screens)."""
+        return terminal_width(self.out)
+
+    def events(self, events: list[str]) -> None:
+        """Events, one a line, indented; a long one continues further in."""
+        for e in events:
+            self.say(f"  {e}")
 
     def new_events(self) -> None:
         st = self.state
         events = st.events_for(self.seat, self.seen) if not self.reveal else st.events_for(-1, self.seen)
         self.seen = len(st.log)
-        for e in events:
-            self.say(f"  {e}")
+        self.events(events)
 
     def show(self) -> None:
         self.say("")
-        self.say(self.state.view(self.seat, reveal=self.reveal, events=0, hide=self.forgotten()))
+        self.say(render_view(self.state, self.seat, reveal=self.reveal, events=0, hide=self.forgotten(),
+                             width=self.width(), display=True))
+
+    def moves(self) -> tuple[list[str], list[int]]:
+        """The moves as listed (grouped by action, sorted by value) and, for each, its index in
+        the engine's order, which a number typed at the prompt is mapped back to."""
+        texts = self.move_texts()
+        order = display_order(texts, self.state.game)
+        return [texts[i] for i in order], order
 
     def move_texts(self) -> list[str]:
         """The moves as this seat reads them: with --memory, a card it no longer has in sight is
@@ -223,11 +244,10 @@ class Player:
         return texts
 
     def list_moves(self) -> list[str]:
-        texts = self.move_texts()
+        shown, _ = self.moves()
         self.say("Your moves:")
-        for i, t in enumerate(texts, 1):
-            self.say(f"  {i:>2}. {t}")
-        return texts
+        self.say("\n".join(move_lines(shown, self.width())))
+        return shown
 
     def decide(self) -> int | None:
         """The index of the chosen move; QUIT if the player left; None at the end of input."""
@@ -250,6 +270,7 @@ class Player:
         self.new_events()
         self.show()
         self.list_moves()
+        texts, order = self.moves()
         while True:
             self.out.write(f"{self.state.game.names[self.seat]}> ")
             self.out.flush()
@@ -284,12 +305,11 @@ class Player:
                 self.list_moves()
                 continue
             if word == "log":
-                for e in self.state.events_for(self.seat if not self.reveal else -1):
-                    self.say(f"  {e}")
+                self.events(self.state.events_for(self.seat if not self.reveal else -1))
                 continue
             index = match_move(entry, texts)
             if isinstance(index, int):
-                return index
+                return order[index]
             self.say(index)
 
     def read_line(self) -> str | None:
@@ -415,14 +435,15 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         return EXIT_ERROR
     echo = not inp.isatty()
     human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
-    human.say(f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1}); "
-              f"the others are {args.bots} bots.")
+    intro = (f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1});",
+             f"the others are {args.bots} bots.")
+    human.say(" ".join(intro) if len(" ".join(intro)) <= human.width() else "\n".join(intro))
     if game.params:
         human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
     if args.reveal:
-        human.say("Spectator view (--reveal): every card is shown, including the others' hidden cards.")
+        human.say("Spectator view (--reveal): every card is shown, the others' hidden cards too.")
     if args.memory:
-        human.say("Memory mode: face-down cards you have seen are hidden again after the turn you saw them.")
+        human.say("Memory mode: a face-down card you see is hidden again once that turn is over.")
     human.say("Type 'help' at any prompt.")
     stalled = 0  # moves since anyone last had a real choice
     try:
@@ -472,24 +493,13 @@ def cmd_simulate(args, out: TextIO, err: TextIO) -> int:
     game = _load(args)
     bots = _bot_specs(args.bots)
     seed = args.seed if args.seed is not None else 0
-    progress: Callable[[int], None] | None = None
-    bar = None
-    if not args.json and out.isatty():
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        task = bar.add_task(f"{game.name}", total=args.games)
-        bar.start()
-        progress = lambda done: bar.update(task, completed=done)
     try:
-        stats = simulate(game, args.games, seed, bots, args.max_moves, progress, workers, backend)
+        with progress_bar(err, args.games, game.name) as progress:
+            stats = simulate(game, args.games, seed, bots, args.max_moves, progress, workers, backend)
     except SimulationError as e:
         print(f"error: {e}", file=err)
         print(f"  replay: the game's seed is {e.seed}; moves (indices): {e.moves[-20:]}", file=err)
         return EXIT_ERROR
-    finally:
-        if bar is not None:
-            bar.stop()
     data = stats.to_dict()
     if args.json:
         print(json.dumps(data), file=out)
@@ -503,8 +513,10 @@ def _print_stats(d: dict, game, out: TextIO) -> None:
     from rich.table import Table
 
     console = Console(file=out, highlight=False)
-    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, {'/'.join(d['bots'])} bots, "
-                    f"seed {d['seed']}", show_header=False)
+    # (The heading on its own line, not the table's title: a title wraps at the narrow table's width.)
+    console.print(f"{d['game']}: {d['games']} games, {d['players']} players, {'/'.join(d['bots'])} bots, "
+                  f"seed {d['seed']}")
+    t = Table(show_header=False)
     t.add_column("what")
     t.add_column("value", justify="right")
     rows = [
@@ -573,9 +585,10 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     print(f"generated games ({how_many}): checking {inv} invariant{'s' if inv != 1 else ''} of "
           f"{Path(target).name} and the engine's own after every move...", file=out)
     out.flush()
-    res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
-                           max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
-                           limits=_limits(args), allow_paths=allowed)
+    with progress_bar(err, args.games or PROFILES[args.profile], "generated") as progress:
+        res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
+                               max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
+                               limits=_limits(args), allow_paths=allowed, progress=progress)
     if res.ok:
         print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
               file=out)
@@ -628,7 +641,8 @@ def cmd_replay(args, out: TextIO, err: TextIO) -> int:
             seat = args.seat - 1 if args.seat is not None else (st.chooser if not st.is_over else 0)
             if not args.quiet or move is None:
                 print("", file=out)
-                print(st.view(seat, reveal=args.reveal, events=0), file=out)
+                # (The rules file's names, not the display names: a replay is read against the rules.)
+                print(render_view(st, seat, reveal=args.reveal, events=0, width=terminal_width(out)), file=out)
             if move is not None:
                 print(f"--> move {k}: {st.game.names[st.chooser]}: {move}", file=out)
     except Failure as f:
@@ -661,8 +675,9 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
         _require("matplotlib", "--plot", "pip install 'rulesdsl[plot]'")
     seed = args.seed if args.seed is not None else 0
     try:
-        stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers, backend,
-                               games, limits=limits, allow_paths=allowed)
+        with progress_bar(err, args.games * len(files), f"{len(files)} files") as progress:
+            stats = run_comparison(files, args.games, args.players, params, seed, bots, args.max_moves, workers,
+                                   backend, games, limits=limits, allow_paths=allowed, progress=progress)
     except SimulationError as e:
         print(f"error: {e}", file=err)
         return EXIT_ERROR
@@ -685,32 +700,59 @@ def cmd_compare(args, out: TextIO, err: TextIO) -> int:
 
 
 def _print_comparison(names, files, stats, metrics, out: TextIO) -> None:
+    """The metrics by file, the base first; at a terminal too narrow for every file, in several
+    tables, each the base and as many variants as fit."""
     from rich.console import Console
-    from rich.table import Table
 
-    console = Console(file=out, highlight=False, width=max(100, 34 + 26 * len(names)))
+    console = Console(file=out, highlight=False)
     console.print(f"{stats[0].games} games each, {stats[0].players} players, the same seeds "
                   f"(from {stats[0].seed}), {'/'.join(stats[0].bots)} bots")
-    t = Table(show_lines=False)
-    t.add_column("")
-    for i, (name, f) in enumerate(zip(names, files, strict=True)):
-        t.add_column(("base: " if i == 0 else "") + name + f"\n{Path(f).name}", justify="right")
-    for m in metrics:
-        row = [m.name]
-        for v, spread, p in zip(m.values, m.spreads, m.p, strict=True):
-            if m.kind == "rate":
-                cell = f"{v:.1%} [{spread[0]:.1%}, {spread[1]:.1%}]"
-            else:
-                cell = f"{v:.2f} ± {spread[0]:.2f}"
-            if p is not None:
-                cell += " **" if p < 0.001 else " *" if p < 0.05 else ""
-            row.append(cell)
-        t.add_row(*row)
-    t.add_row("capped games", *[str(s.capped) for s in stats])
-    console.print(t)
+    columns = [_comparison_column(i, names, files, stats, metrics) for i in range(len(names))]
+    labels = [m.name for m in metrics] + ["capped games"]
+    unbounded = console.options.update_width(10_000)  # (a measure within the width says nothing)
+
+    def fits(which: list[int]) -> bool:
+        return console.measure(_comparison_table(labels, columns, which), options=unbounded).maximum <= console.width
+
+    def table(which: list[int]):
+        # (Headings kept whole where they fit, else cut short: never a table wider than the terminal.)
+        return _comparison_table(labels, columns, which, whole=fits(which))
+
+    shown: list[int] = []
+    for i in range(1, len(names)):
+        if shown and not fits([0, *shown, i]):
+            console.print(table([0, *shown]))
+            shown = []
+        shown.append(i)
+    console.print(table([0, *shown]))
     console.print("mean ± standard deviation; win rates with 95% intervals (a shared win counts 1/k). "
                   "* differs from the base with p < 0.05, ** with p < 0.001 (Welch's t-test for means, "
                   "a two-proportion z-test for rates).")
+
+
+def _comparison_column(i: int, names, files, stats, metrics) -> tuple[str, list[str]]:
+    """File i's heading and cells, one a metric, then its capped games."""
+    cells = []
+    for m in metrics:
+        v, spread, p = m.values[i], m.spreads[i], m.p[i]
+        cell = f"{v:.1%} [{spread[0]:.1%}, {spread[1]:.1%}]" if m.kind == "rate" else f"{v:.2f} ± {spread[0]:.2f}"
+        if p is not None:
+            cell += " **" if p < 0.001 else " *" if p < 0.05 else ""
+        cells.append(cell)
+    return ("base: " if i == 0 else "") + names[i] + f"\n{Path(files[i]).name}", [*cells, str(stats[i].capped)]
+
+
+def _comparison_table(labels: list[str], columns: list[tuple[str, list[str]]], which: list[int], whole: bool = True):
+    from rich.table import Table
+
+    t = Table(show_lines=False)
+    t.add_column("")
+    for i in which:
+        heading = columns[i][0]
+        t.add_column(heading, justify="right", min_width=max(map(len, heading.split("\n"))) if whole else None)
+    for k, name in enumerate(labels):
+        t.add_row(name, *[columns[i][1][k] for i in which])
+    return t
 
 
 def _plot(path: str, names: list[str], stats) -> None:
@@ -783,8 +825,10 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     bots = _bot_specs(args.bots, required=True)
     seed = args.seed if args.seed is not None else 0
     try:
-        game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
-                                          workers, args.max_moves, backend, _limits(args), _allowed(args))
+        with progress_bar(err, args.games, Path(args.file).name.removesuffix(".rules")) as progress:
+            game, lineup, records = run_arena(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
+                                              workers, args.max_moves, backend, _limits(args), _allowed(args),
+                                              progress)
     except ValueError as e:  # more bots than seats
         raise UsageError(str(e)) from None
     except SimulationError as e:
@@ -805,19 +849,30 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         }), file=out)
         return EXIT_OK
     n = game.players
-    print(f"{game.name}: {len(records)} games, {n} players, seed {seed}; line-up {', '.join(lineup)}, "
-          f"rotated one seat each game", file=out)
+    say = _printer(out)
+    say(f"{game.name}: {len(records)} games, {n} players, seed {seed}.")
+    say(f"Line-up {', '.join(lineup)}, rotated one seat each game.")
     width = max(12, *(len(r.bot) for r in rows))
-    print(f"{'bot':<{width}}  seats  seat-games    wins  win rate  95% interval", file=out)
+    say(f"{'bot':<{width}}  seats  seat-games    wins  win rate  95% interval")
     for r in rows:
         lo, hi = r.interval
-        print(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  "
-              f"[{lo:.1%}, {hi:.1%}]", file=out)
-    print(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.", file=out)
+        say(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  [{lo:.1%}, {hi:.1%}]")
+    say(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.")
     for r in rows:
-        print(f"{r.bot}: {r.seconds_per_choice:.4f} seconds a decision on average, slowest {r.slowest:.3f} "
-              f"({r.choices} decisions with a choice)", file=out)
+        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
+            f"slowest {r.slowest:.3f}")
     return EXIT_OK
+
+
+def _printer(out: TextIO) -> Callable[[str], None]:
+    """print() to `out`, each line wrapped to the terminal's width (continued two spaces in)."""
+    width = terminal_width(out)
+
+    def say(text: str) -> None:
+        for line in text.split("\n"):
+            print("\n".join(wrap(line, width, 2 + len(line) - len(line.lstrip()))), file=out)
+
+    return say
 
 
 # ---------------------------------------------------------------- list

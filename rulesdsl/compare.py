@@ -118,11 +118,13 @@ def compare_stats(stats: list[Stats]) -> list[Metric]:
 def run_comparison(paths: list[str], games: int, players: int | None, params: dict, seed: int,
                    bots: list[str], max_moves: int, workers: int = 1, backend: str = "process",
                    loaded: list[Game] | None = None, *, limits: dict | None = None,
-                   allow_paths: Sequence[str | Path] = ()) -> list[Stats]:
+                   allow_paths: Sequence[str | Path] = (), progress: Callable[[int], None] | None = None,
+                   ) -> list[Stats]:
     """Every file plays the same seeds. With workers > 1 the games of all files are spread over
     the workers in chunks of seeds (rulesdsl.parallel); the results are those of one process.
     `loaded`: the games, if the caller has loaded them already. `limits` and `allow_paths` are
-    `rulesdsl.load`'s, for the files loaded here."""
+    `rulesdsl.load`'s, for the files loaded here. `progress(n)`: the games played so far, all
+    files together."""
     def loading(path: str, n: int | None) -> Game:
         return load(path, players=n, limits=limits, allow_paths=allow_paths, **params)
 
@@ -130,4 +132,4 @@ def run_comparison(paths: list[str], games: int, players: int | None, params: di
         players = (loaded[0] if loaded else loading(paths[0], None)).players
     if loaded is None or any(g.players != players for g in loaded):
         loaded = [loading(p, players) for p in paths]
-    return simulate_many(loaded, games, seed, bots, max_moves, None, workers, backend)
+    return simulate_many(loaded, games, seed, bots, max_moves, progress, workers, backend)

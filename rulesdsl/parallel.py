@@ -123,29 +123,89 @@ def start(backend: str, workers: int) -> None:
 
 
 def run(fn: Callable[[Any], Any], jobs: list, workers: int, backend: str = "process",
-        done: Callable[[int, Any], None] | None = None) -> list:
+        done: Callable[[int, Any], None] | None = None, progress: Callable[[int], None] | None = None) -> list:
     """`[fn(job) for job in jobs]`, on `workers` processes or Ray tasks. `fn` must be a module-level
     function (workers import it by name). `done(i, result)` is called for each job, in job order,
-    as results arrive. An exception raised by `fn` is raised here, the first in job order."""
+    as results arrive. An exception raised by `fn` is raised here, the first in job order.
+    `progress(n)`: the number of `tick()`s so far (a job ticks once a game), told as they come,
+    in the pool's processes too, not only when a job ends (Ray's tasks do not tick)."""
     check_backend(backend)
     if backend == "ray":
         return _run_ray(fn, jobs, workers, done)
     if workers <= 1 or len(jobs) <= 1:
+        return _run_here(fn, jobs, done, progress)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ticks = multiprocessing.Value("q", 0)
+    out = []
+    told = 0
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_count_ticks, initargs=(ticks,)) as pool:
+        futures = [pool.submit(fn, job) for job in jobs]
+        for i, future in enumerate(futures):
+            while True:
+                try:
+                    result = future.result(timeout=PROGRESS_SECONDS if progress is not None else None)
+                    break
+                except TimeoutError:
+                    told = _tell(progress, ticks.value, told)
+            out.append(result)
+            if done is not None:
+                done(i, result)
+        _tell(progress, ticks.value, told)
+    return out
+
+
+# How often (seconds) `run` tells the ticks of its workers.
+PROGRESS_SECONDS = 0.2
+_tick: Callable[[], None] | None = None  # what `tick()` does in this process
+
+
+def tick() -> None:
+    """A job's function calls this after each game it plays: `run`'s progress moves as games end."""
+    if _tick is not None:
+        _tick()
+
+
+def _count_ticks(ticks) -> None:
+    """A pool worker's start: its ticks go to the counter the parent reads."""
+    global _tick
+
+    def count() -> None:
+        with ticks.get_lock():
+            ticks.value += 1
+
+    _tick = count
+
+
+def _tell(progress: Callable[[int], None] | None, n: int, told: int) -> int:
+    if progress is not None and n != told:
+        progress(n)
+    return n
+
+
+def _run_here(fn: Callable[[Any], Any], jobs: list, done: Callable[[int, Any], None] | None,
+              progress: Callable[[int], None] | None) -> list:
+    """`run` in this process: each tick is told at once."""
+    global _tick
+    count = 0
+
+    def counted() -> None:
+        nonlocal count
+        count += 1
+        if progress is not None:
+            progress(count)
+
+    before, _tick = _tick, counted
+    try:
         out = []
         for i, job in enumerate(jobs):
             out.append(fn(job))
             if done is not None:
                 done(i, out[-1])
         return out
-    from concurrent.futures import ProcessPoolExecutor
-
-    out = []
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        for i, result in enumerate(pool.map(fn, jobs)):
-            out.append(result)
-            if done is not None:
-                done(i, result)
-    return out
+    finally:
+        _tick = before
 
 
 def _run_ray(fn: Callable[[Any], Any], jobs: list, workers: int, done: Callable[[int, Any], None] | None) -> list:

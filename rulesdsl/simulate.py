@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import attrs
 
+from . import parallel
 from .bots import RandomBot, make_bot
 from .engine.game import Game
 from .errors import RulesRuntimeError
@@ -155,7 +156,10 @@ def play_chunk(job: tuple) -> tuple[list[GameRecord], float]:
     spec, seeds, bots, max_moves = job
     game = spec.load()
     t0 = time.perf_counter()
-    records = [play_one(game, s, bots, max_moves) for s in seeds]
+    records = []
+    for s in seeds:
+        records.append(play_one(game, s, bots, max_moves))
+        parallel.tick()
     return records, time.perf_counter() - t0
 
 
@@ -173,8 +177,6 @@ def simulate_many(games_: list[Game], games: int, seed: int = 0, bots: list[str]
                   workers: int = 1, backend: str = "process") -> list[Stats]:
     """`simulate` for several games on the same seeds, in one pool: every file's chunks are spread
     over the workers (rulesdsl compare). `progress` gets the games done over all files."""
-    from . import parallel
-
     bots = bots or ["random"]
     out = [Stats(g.name, g.players, dict(g.params), seed, bots) for g in games_]
     parallel.start(backend, workers)
@@ -201,10 +203,10 @@ def simulate_many(games_: list[Game], games: int, seed: int = 0, bots: list[str]
         out[owner[i]].records.extend(result[0])
         out[owner[i]].seconds += result[1]
         played += len(result[0])
-        if progress is not None:
+        if progress is not None and backend == "ray":  # (a pool's workers tell each game as it ends)
             progress(played)
 
-    parallel.run(play_chunk, jobs, workers, backend, done)
+    parallel.run(play_chunk, jobs, workers, backend, done, progress if backend != "ray" else None)
     if len(out) == 1:
         out[0].seconds = time.perf_counter() - t0
     return out

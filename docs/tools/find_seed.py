@@ -15,7 +15,8 @@ The searches behind the examples (GENERATOR_VERSION 2; each gives the seed shown
   cli.md and tutorial.md, the play screen (seed 19): alice begins, holding two baskets
     --expect '-- turn 1: alice --' --expect '^> alice \\(you\\).*basket×2' --expect 'play basket' \\
     -- play games/examples/fruit_bowl.rules --seed {seed}
-  tutorial.md, the end of a game (seed 299): alice, typing 1 four times, empties her hand first
+  tutorial.md, the end of a game (seed 299): alice, typing 1 four times (the first move as listed),
+  empties her hand first
     --input '1\\n1\\n1\\n1\\n' --expect 'alice empties their hand' \\
     --expect 'revealed in bob.hand: .*basket' --expect 'game over: alice wins' \\
     -- play games/examples/fruit_bowl.rules --players 2 --seed {seed} --set target=10

@@ -8,10 +8,15 @@ the game (game.py imports this module where it is used), and state.py imports no
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
+
 from .constants import GRID, HAND, PUBLIC
 from .state import State
 
 LONG_PILE = 12
+# Holds two words together on one line when a row is wrapped to the terminal's width.
+GLUE = "\xa0"
 
 
 def render_event(st: State, ev: tuple, viewer: int) -> str:
@@ -115,6 +120,17 @@ def _value_text(st: State, v, t: str) -> str:
     return str(v)
 
 
+def _wrap(text: str, width: int | None, indent: int) -> list[str]:
+    """`text` in lines of at most `width` characters (None: one line), continued `indent` spaces in.
+    Breaks only at plain spaces: a no-break space (GLUE) holds a label to its value, and a word
+    longer than the line stays whole rather than be cut."""
+    if width is None or len(text) <= width:
+        return [text.replace(GLUE, " ")]
+    lines = textwrap.wrap(text, width, subsequent_indent=" " * indent, break_long_words=False,
+                          break_on_hyphens=False)
+    return [line.replace(GLUE, " ") for line in lines]
+
+
 def _secret_text(st: State, name: str, viewer: int, reveal: bool) -> str | None:
     """'?' for a shown value that reads a `secret` variable (itself, or worked out from it) whose
     value the viewer does not know, else None."""
@@ -123,66 +139,114 @@ def _secret_text(st: State, name: str, viewer: int, reveal: bool) -> str | None:
 
 
 def render_view(st: State, viewer: int, *, reveal: bool = False, events: int = 8,
-                hide: frozenset = frozenset()) -> str:
-    """The text view of `viewer`; cards in `hide` show as unknown (a player's fading memory)."""
-    g = st.game
-    lines: list[str] = []
-    me = g.names[viewer] if 0 <= viewer < g.players else "spectator"
-    head = f"{g.name} · {g.players} players · round {st.round}, turn {st.turn} · you are {me}"
-    if reveal:
-        head += " · SPECTATOR VIEW: every card is shown"
-    lines.append(head)
-    if st.over:
-        if st.winners:
-            w = ", ".join(g.names[p] for p in st.winners)
-            lines.append(f"The game is over. Winner{'s' if len(st.winners) != 1 else ''}: {w}.")
-        else:
-            lines.append("The game is over. No winner.")  # (`winners are` may name nobody: all lose)
-    else:
-        who = "you" if st.chooser == viewer else g.names[st.chooser]
-        direction = "clockwise" if st.direction > 0 else "counterclockwise"
-        if st.turn == 0:
-            lines.append(f"Before the first turn; direction {direction}; {who} to decide.")
-        else:
-            turn = "your" if st.current == viewer else f"{g.names[st.current]}'s"
-            lines.append(f"It is {turn} turn; direction {direction}; {who} to decide.")
+                hide: frozenset = frozenset(), width: int | None = None, display: bool = False) -> str:
+    """The text view of `viewer`; cards in `hide` show as unknown (a player's fading memory).
+    `width`: the terminal's columns, which no line passes (a word longer than a line aside); None,
+    a program's default, keeps each row on one line, however long. `display`: zones, counters and
+    values under the display names the rules give them (a person's screen); else under their
+    names in the rules file, which a program reads (`State.view`)."""
+    shown = st.game.display_names if display else {}
+    named = lambda name: shown.get(name, name)
+    lines = _head(st, viewer, reveal, width)
     lines.append("")
-    table = [zi for zi in range(g.nzones) if g.zone_owner[zi] < 0]
-    width = max((len(g.zone_names[zi]) for zi in table), default=4)
-    for zi in table:
-        lines.append(f"  {g.zone_names[zi]:<{width}}  {zone_text(st, zi, viewer, reveal, hide)}")
-    globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
-    shown = [f"{name} {st.counters[base]}" for name, base in globals_]
-    shown += [f"{name} {_secret_text(st, name, viewer, reveal) or _value_text(st, f(st), t)}"
-              for name, f, t in g.shows if name not in g.counter_layout]
-    if shown:
-        lines.append("  " + " · ".join(shown))
+    lines += _table(st, viewer, reveal, hide, width, named)
     lines.append("")
-    counters = [(name, base) for name, (base, per) in g.counter_layout.items() if per]
-    pzones = [(g.zone_spec_names[s], g.zone_base[s]) for s in range(len(g.zone_spec_names))
-              if g.zone_spec_per_player[s]]
-    # A player's second zone (a card in hand, a pile of tricks) only when someone has cards there.
-    pzones = pzones[:1] + [(n, b) for n, b in pzones[1:] if any(st.zones[b + p] for p in range(g.players))]
-    namew = max(len(n) for n in g.names) + 6
-    widths = [max(8, len(name) + 2) for name, _ in counters]
-    header = f"  {'player':<{namew}}" + "".join(f"{name:>{w}}" for (name, _), w in zip(counters, widths, strict=True))
-    header += "".join(f"  {name}" for name, _ in pzones[:1])
-    lines.append(header)
-    for p in range(g.players):
-        label = g.names[p] + (" (you)" if p == viewer else "")
-        mark = ">" if p == st.current and not st.over else " "
-        row = f"{mark} {label:<{namew}}" + "".join(
-            f"{st.counters[base + p]:>{w}}" for (_, base), w in zip(counters, widths, strict=True))
-        zs = [zone_text(st, base + p, viewer, reveal, hide) for _, base in pzones]
-        if zs:
-            row += "  " + zs[0]
-            for (name, _), z in zip(pzones[1:], zs[1:], strict=True):
-                row += f"  | {name}: {z}"
-        lines.append(row)
+    lines += _rows(st, viewer, reveal, hide, width, named)
     if events and st.log:
         recent = st.events_for(viewer)[-events:]
         if recent:
             lines.append("")
             lines.append("Recent events:")
-            lines.extend(f"  {e}" for e in recent)
+            for e in recent:
+                lines += _wrap(f"  {e}", width, 4)
     return "\n".join(lines)
+
+
+def _glued(text: str) -> str:
+    return text.replace(" ", GLUE)
+
+
+def _head(st: State, viewer: int, reveal: bool, width: int | None) -> list[str]:
+    """The game, the round and turn, who the viewer is; then where the game stands."""
+    g = st.game
+    me = g.names[viewer] if 0 <= viewer < g.players else "spectator"
+    parts = [g.name, f"{g.players} players", f"round {st.round}, turn {st.turn}", f"you are {me}"]
+    if reveal:
+        parts.append("SPECTATOR VIEW: every card is shown")
+    lines = _wrap(" · ".join(_glued(x) for x in parts), width, 2)
+    if st.over:
+        if st.winners:
+            w = ", ".join(g.names[p] for p in st.winners)
+            status = f"The game is over. Winner{'s' if len(st.winners) != 1 else ''}: {w}."
+        else:
+            status = "The game is over. No winner."  # (`winners are` may name nobody: all lose)
+    else:
+        who = "you" if st.chooser == viewer else g.names[st.chooser]
+        direction = "clockwise" if st.direction > 0 else "counterclockwise"
+        if st.turn == 0:
+            status = f"Before the first turn; direction {direction}; {who} to decide."
+        else:
+            turn = "your" if st.current == viewer else f"{g.names[st.current]}'s"
+            status = f"It is {turn} turn; direction {direction}; {who} to decide."
+    return lines + _wrap(status, width, 2)
+
+
+def _table(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None,
+           named: Callable[[str], str]) -> list[str]:
+    """The zones of the table, one a line, and the values the rules show and the table's counters."""
+    g = st.game
+    table = [zi for zi in range(g.nzones) if g.zone_owner[zi] < 0]
+    names = [named(g.zone_names[zi]) for zi in table]
+    col = max((len(n) for n in names), default=4)
+    indent = col + 4 if width is None or col + 4 <= width // 2 else 4
+    lines = []
+    for zi, name in zip(table, names, strict=True):
+        lines += _wrap(f"  {name:<{col}}  {_tail(zone_text(st, zi, viewer, reveal, hide))}", width, indent)
+    globals_ = [(name, base) for name, (base, per) in g.counter_layout.items() if not per]
+    shown = [_shown(named, name, str(st.counters[base])) for name, base in globals_]
+    shown += [_shown(named, name, _secret_text(st, name, viewer, reveal) or _value_text(st, f(st), t))
+              for name, f, t in g.shows if name not in g.counter_layout]
+    if shown:
+        lines += _wrap("  " + " · ".join(shown), width, 4)
+    return lines
+
+
+def _shown(named: Callable[[str], str], name: str, value: str) -> str:
+    """`name value`, or `display name: value` where the rules name it for players."""
+    words = named(name)
+    return _glued(f"{name} {value}" if words == name else f"{words}: {value}")
+
+
+def _tail(text: str) -> str:
+    """A zone's text with its closing remark held to its last card: a line never starts `(top last)`."""
+    return text.replace("  (top last)", GLUE + GLUE + _glued("(top last)"))
+
+
+def _rows(st: State, viewer: int, reveal: bool, hide: frozenset, width: int | None,
+          named: Callable[[str], str]) -> list[str]:
+    """A header, then a row per player: their counters, their first zone, and each other zone of
+    theirs that holds cards (`| drawn: 8♠`), continued on further lines if the row is too wide."""
+    g = st.game
+    counters = [(name, base) for name, (base, per) in g.counter_layout.items() if per]
+    heads = [named(name) for name, _ in counters]
+    pzones = [(named(g.zone_spec_names[s]), g.zone_base[s]) for s in range(len(g.zone_spec_names))
+              if g.zone_spec_per_player[s]]
+    namew = max(len(n) for n in g.names) + 6
+    widths = [max(8, len(h) + 2) for h in heads]
+    header = f"  {'player':<{namew}}" + "".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True))
+    header += "".join(f"  {name}" for name, _ in pzones[:1])
+    lines = _wrap(header, width, 4)
+    column = 2 + namew + sum(widths) + 2  # where a row's first zone starts
+    indent = column if width is None or column <= width // 2 else 4
+    for p in range(g.players):
+        name = g.names[p] + (" (you)" if p == viewer else "")
+        mark = ">" if p == st.current and not st.over else " "
+        row = f"{mark} {name:<{namew}}" + "".join(
+            f"{st.counters[base + p]:>{w}}" for (_, base), w in zip(counters, widths, strict=True))
+        if pzones:
+            row += "  " + _tail(zone_text(st, pzones[0][1] + p, viewer, reveal, hide))
+        for zname, base in pzones[1:]:
+            if st.zones[base + p]:  # (an empty second zone, a card drawn or a pile of tricks, says nothing)
+                row += f"  {_glued('| ' + zname + ':')}{GLUE}{_tail(zone_text(st, base + p, viewer, reveal, hide))}"
+        lines += _wrap(row, width, indent)
+    return lines
