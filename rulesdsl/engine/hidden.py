@@ -8,6 +8,9 @@ so the renaming is the state's own method.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import compress
+from operator import not_
 from typing import Self
 
 
@@ -102,17 +105,30 @@ class HiddenCards:
         which zone held it) knows it is among them; for a seat that did not, the shuffle says
         nothing about which card it is, and it stays in the pool it was in (`_pool_of`)."""
         g = self.game
-        pools, known, where, everyone = self.pools, self.known, self.where, g.all_mask
-        new = dict(pools)
-        for c in cards:
-            knew = (known[c] | (self.knows_where(c) if c in where else 0)) & everyone
-            if knew == everyone:
-                new.pop(c, None)
-            elif not knew and c not in pools:
-                new[c] = self.group[c]
-            else:
-                new[c] = tuple(gid if knew >> p & 1 else self._pool_of(c, p) for p in range(g.players))
-        self.pools = new
+        pools, known, where, group, everyone = self.pools, self.known, self.where, self.group, g.all_mask
+        knew = list(map(known.__getitem__, cards))
+        if where:
+            knew = [m | self.knows_where(c) if c in where else m for c, m in zip(cards, knew, strict=True)]
+        # Sorted with C loops (a shuffle is in every playout): the cards nobody knew, whose pools
+        # stay as they were; those everyone knew, whose pool is the new group; and the others.
+        unknown = list(compress(cards, map(not_, knew)))
+        if len(unknown) == len(cards) and not pools and all(
+                group.count(k) == n for k, n in Counter(map(group.__getitem__, cards)).items()):
+            return  # (a group shuffled whole, by nobody who knew it: the same pool as the new one)
+        everyone_knew = list(compress(cards, map(everyone.__eq__, map(everyone.__and__, knew))))
+        new_ones = set(unknown).difference(pools)
+        add: dict[int, int | tuple[int, ...]] = {c: group[c] for c in new_ones}
+        drop = pools.keys() & set(everyone_knew)
+        if len(unknown) + len(everyone_knew) < len(cards):
+            for c, m in zip(cards, knew, strict=True):
+                if m and m & everyone != everyone:
+                    add[c] = tuple(gid if m >> p & 1 else self._pool_of(c, p) for p in range(g.players))
+        if add or drop:
+            new = dict(pools)
+            for c in drop:
+                del new[c]
+            new.update(add)
+            self.pools = new
 
     def _matched(self, places: list[int], ids: list[int], bit: int) -> list[int]:
         """The cards `ids` (shuffled) dealt to the places where the cards `places` are, each place
