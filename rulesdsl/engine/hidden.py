@@ -50,6 +50,10 @@ class HiddenCards:
         # A card the player did not know when it was shuffled may still be any card of the pool
         # it was in before (`_pool_of`): those pools are dealt first, then each shuffle group.
         first = self._pooled(hidden, player, rng) if self.pools else {}
+        if first:  # (a card keeps its pool when the first deal puts it in another group's place)
+            moved = {d: group[d] for c, d in first.items() if group[d] != group[c] and d not in self.pools}
+            if moved:
+                s.pools = {**self.pools, **moved}
         # Only cards last shuffled together may trade places: a card dealt before another was
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
