@@ -66,7 +66,7 @@ def hidden_groups(s: rulesdsl.State, seat: int) -> list[list[int]]:
     for z in s.zones:
         for c in z:
             if c is not None and not s.known[c] >> seat & 1:
-                pool = s.pools.get(c)
+                pool = s.pooled().get(c)
                 pool = pool[seat] if type(pool) is tuple else pool
                 key = (s.group[c], pool, bool(s.knows_where(c) >> seat & 1), *told(s, c, seat))
                 groups.setdefault(key, []).append(c)
@@ -561,7 +561,7 @@ def test_a_save_keeps_what_each_seat_knows_of_a_shuffle():
     """`pools` goes into a save and comes back; a pool that names no group is refused."""
     _, game, s = passed_and_shuffled(2)
     back = rulesdsl.State.from_json(game, s.to_json())
-    assert back.pools == s.pools and back.pools
+    assert back.pooled() == s.pooled() and back.pools
     for p in range(3):
         a, b = s.determinize(p, random.Random(4), log=False), back.determinize(p, random.Random(4), log=False)
         assert a.zones == b.zones

@@ -9,8 +9,6 @@ so the renaming is the state's own method.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import compress
-from operator import not_
 from typing import Self
 
 
@@ -49,11 +47,13 @@ class HiddenCards:
                     hidden.setdefault(group[c], []).append(c)
         # A card the player did not know when it was shuffled may still be any card of the pool
         # it was in before (`_pool_of`): those pools are dealt first, then each shuffle group.
-        first = self._pooled(hidden, player, rng) if self.pools else {}
+        pools = self.pooled()
+        s.pools, s.unpooled = pools, None
+        first = self._pooled(hidden, player, rng) if pools else {}
         if first:  # (a card keeps its pool when the first deal puts it in another group's place)
-            moved = {d: group[d] for c, d in first.items() if group[d] != group[c] and d not in self.pools}
+            moved = {d: group[d] for c, d in first.items() if group[d] != group[c] and d not in pools}
             if moved:
-                s.pools = {**self.pools, **moved}
+                s.pools = {**pools, **moved}
         # Only cards last shuffled together may trade places: a card dealt before another was
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
@@ -107,32 +107,43 @@ class HiddenCards:
     def _keep_pools(self, cards: list[int], gid: int) -> None:
         """Before `cards` are shuffled together as group `gid`: a seat that knew one (its face, or
         which zone held it) knows it is among them; for a seat that did not, the shuffle says
-        nothing about which card it is, and it stays in the pool it was in (`_pool_of`)."""
-        g = self.game
-        pools, known, where, group, everyone = self.pools, self.known, self.where, self.group, g.all_mask
-        knew = list(map(known.__getitem__, cards))
+        nothing about which card it is, and it stays in the pool it was in (`_pool_of`). Only
+        noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
+        `pooled` works the pools out when a world or a save needs them."""
+        known, where, group = self.known, self.where, self.group
+        knew = tuple(map(known.__getitem__, cards))
         if where:
-            knew = [m | self.knows_where(c) if c in where else m for c, m in zip(cards, knew, strict=True)]
-        # Sorted with C loops (a shuffle is in every playout): the cards nobody knew, whose pools
-        # stay as they were; those everyone knew, whose pool is the new group; and the others.
-        unknown = list(compress(cards, map(not_, knew)))
-        if len(unknown) == len(cards) and not pools and all(
+            knew = tuple(m | self.knows_where(c) if c in where else m for c, m in zip(cards, knew, strict=True))
+        if not self.pools and self.unpooled is None and not any(knew) and all(
                 group.count(k) == n for k, n in Counter(map(group.__getitem__, cards)).items()):
             return  # (a group shuffled whole, by nobody who knew it: the same pool as the new one)
-        everyone_knew = list(compress(cards, map(everyone.__eq__, map(everyone.__and__, knew))))
-        new_ones = set(unknown).difference(pools)
-        add: dict[int, int | tuple[int, ...]] = {c: group[c] for c in new_ones}
-        drop = pools.keys() & set(everyone_knew)
-        if len(unknown) + len(everyone_knew) < len(cards):
-            for c, m in zip(cards, knew, strict=True):
-                if m and m & everyone != everyone:
-                    add[c] = tuple(gid if m >> p & 1 else self._pool_of(c, p) for p in range(g.players))
-        if add or drop:
-            new = dict(pools)
-            for c in drop:
-                del new[c]
-            new.update(add)
-            self.pools = new
+        self.unpooled = (self.unpooled, gid, tuple(cards), knew, tuple(map(group.__getitem__, cards)))
+
+    def pooled(self) -> dict[int, int | tuple[int, ...]]:
+        """Card -> the pool each seat knows it in (one group for every seat, or a group per seat),
+        for the cards some seat did not know when they were last shuffled; the shuffles noted
+        since the last call worked in, oldest first."""
+        node = self.unpooled
+        if node is None:
+            return self.pools
+        steps = []
+        while node is not None:
+            node, *step = node
+            steps.append(step)
+        g = self.game
+        pools, everyone, seats = dict(self.pools), g.all_mask, range(g.players)
+        for gid, cards, knew, old in reversed(steps):
+            for c, m, o in zip(cards, knew, old, strict=True):
+                if not m:  # (nobody knew it: every seat's pool stays as it was)
+                    if c not in pools:
+                        pools[c] = o
+                elif m & everyone == everyone:
+                    pools.pop(c, None)
+                else:
+                    v = pools.get(c, o)
+                    pools[c] = tuple(gid if m >> p & 1 else v if type(v) is int else v[p] for p in seats)
+        self.pools, self.unpooled = pools, None
+        return pools
 
     def _matched(self, places: list[int], ids: list[int], bit: int) -> list[int]:
         """The cards `ids` (shuffled) dealt to the places where the cards `places` are, each place

@@ -395,6 +395,7 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.where = ck.where(data["where"]) if "where" in data else {}
     s.partial = ck.partial(data["partial"]) if "partial" in data else {}
     s.pools = ck.pools(data["pools"], shuffles) if "pools" in data else {}
+    s.unpooled = None
     s.rng = rng
     s.current, s.direction, s.next_player, s.continue_from = current, order[1], next_player, continue_from
     s.round, s.turn, s.moves = rounds, turns, moves
