@@ -29,7 +29,8 @@ import rulesdsl
 from rulesdsl.compare import mean_sd, welch_p
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("crazy_eights", "go_fish", "goofspiel", "hanabi", "dou_dizhu")
+GAMES = ("crazy_eights", "go_fish", "goofspiel", "hanabi", "dou_dizhu", "oh_hell")
+OWN_MODULE = ("oh_hell",)    # games compared by their own module, bench/openspiel_<game>.py
 Metrics = dict[str, float]
 
 
@@ -407,11 +408,13 @@ def main(argv: list[str] | None = None) -> int:
     tests = 0
     for name in GAMES if args.game == "both" else (args.game,):
         a, b = Run("rulesdsl"), Run("OpenSpiel")
+        own = importlib.import_module(f"openspiel_{name}") if name in OWN_MODULE else None
+        plays = (own.play_rulesdsl, own.play_openspiel) if own else (play_rulesdsl, play_openspiel)
         # blocks of games in turn, so that a busy moment of the machine slows both engines
         for start in range(0, args.games, args.block):
             n = min(args.block, args.games - start)
-            a.merge(play_rulesdsl(name, n, args.seed, args.players, start))
-            b.merge(play_openspiel(name, n, args.seed, args.players, start))
+            a.merge(plays[0](name, n, args.seed, args.players, start))
+            b.merge(plays[1](name, n, args.seed, args.players, start))
         rows = compare(a, b)
         report(name, a, b, rows, args.markdown, print)
         for r in rows:

@@ -8,8 +8,9 @@ test keeps them so):
   (`and ...` under `winners are if ...`) keeps its indentation relative to the line above it:
   how to line up a long condition is the author's call;
 - one space between words, none inside `(` `[` or before `,` `:` `)` `]`, one inside `{ }`, none
-  around `.` and `..`, at least one after `,` (more line up the columns of a table, and stay);
-  where the author wrote no space (`x*2`, `f(x)`, `if (x)`) none is added;
+  around `.` and `..`, none after a sign (`x == -2`, `then -n`), at least one after `,` (more
+  line up the columns of a table, and stay); where the author wrote no space (`x*2`, `f(x)`,
+  `if (x)`) none is added;
 - a comment at the end of a line stays in its column when the code before it leaves room (so
   aligned comments stay aligned), else one space after the code; a comment line written right
   of where code would stand, under such a comment (no blank line between), goes on with it and
@@ -37,6 +38,8 @@ TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|
 OPEN, CLOSE = "([{", ")]}"
 NO_SPACE_BEFORE = {",", ":", ")", "]", ".", ".."}
 NO_SPACE_AFTER = {"(", "[", ".", ".."}
+# words after which a `-` is a sign, not a subtraction (`then -n`, `in -1..17`)
+BEFORE_A_VALUE = {"then", "else", "in", "and", "or", "not", "return", "is", "if", "while", "when"}
 
 
 @attrs.define
@@ -154,7 +157,8 @@ def _join(line: _Line) -> str:
             prev = line.tokens[k - 1]
             if prev == ",":  # (more spaces line up a table: `2 fruit("fig", 1),   2 fruit(...)`)
                 parts.append(" " * max(1, line.gaps[k]))
-            elif t in NO_SPACE_BEFORE or prev in NO_SPACE_AFTER or (prev, t) == ("{", "}"):
+            elif (t in NO_SPACE_BEFORE or prev in NO_SPACE_AFTER or (prev, t) == ("{", "}")
+                  or (prev == "-" and _sign(line.tokens, k - 1))):
                 pass
             elif prev == "{" or t == "}":  # `if x { break }`
                 parts.append(" ")
@@ -166,6 +170,20 @@ def _join(line: _Line) -> str:
                 parts.append("")  # `-1`, `a+b`: as written
         parts.append(t)
     return "".join(parts)
+
+
+def _sign(tokens: list[str], k: int) -> bool:
+    """Whether the `-` at tokens[k] is a sign: it follows an operator, a bracket that opens, a
+    comma or a word such as `then`. At the start of a line it may go on a subtraction from the
+    line above: left as written."""
+    if k == 0:
+        return False
+    before = tokens[k - 1]
+    if before in CLOSE or before[0] in "\"0123456789":
+        return False
+    if before[0].isalpha() or before[0] == "_":
+        return before in BEFORE_A_VALUE
+    return True
 
 
 def _shape(node: object) -> object:

@@ -8,6 +8,7 @@ so the renaming is the state's own method.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Self
 
 
@@ -29,7 +30,10 @@ class HiddenCards:
         nothing in the world names the real cards. The deal starts from a canonical order (the
         hidden cards by face, dealt to the hidden places in table order), so two states the
         player cannot tell apart give the same world for the same random numbers: a bot's choice
-        then depends only on what its seat knows. `rng` is a `random.Random`. The game's own
+        then depends only on what its seat knows. Cards trade places only within a shuffle group
+        as the player knows it: a card it did not know when it was shuffled may be any card of
+        the pool it was in before (`pools`), so a shuffled hand's set of cards is not kept for
+        a player who never knew them. `rng` is a `random.Random`. The game's own
         generator is reseeded too, so the sampled world does not reveal the real future of the
         draw pile either.
         """
@@ -41,18 +45,24 @@ class HiddenCards:
             for c in z:
                 if c is not None and not known[c] & bit:
                     hidden.setdefault(group[c], []).append(c)
+        # A card the player did not know when it was shuffled may still be any card of the pool
+        # it was in before (`_pool_of`): those pools are dealt first, then each shuffle group.
+        pools = self.pooled()
+        s.pools, s.unpooled = pools, None
+        first = self._pooled(hidden, player, rng) if pools else {}
+        if first:  # (a card keeps its pool when the first deal puts it in another group's place)
+            moved = {d: group[d] for c, d in first.items() if group[d] != group[c] and d not in pools}
+            if moved:
+                s.pools = {**pools, **moved}
         # Only cards last shuffled together may trade places: a card dealt before another was
         # shuffled into the deck cannot be that card.
         r: dict[int, int] = {}
-        rank = self.game.card_rank
-        partial = self.partial
         for cards in hidden.values():
             if len(cards) > 1:
-                ids = sorted(cards, key=rank.__getitem__)
-                rng.shuffle(ids)
-                if partial and any(c in partial for c in cards):
-                    ids = self._matched(cards, ids, bit)
+                ids = self._dealt(cards, [first.get(c, c) for c in cards], bit, rng)
                 r.update(zip(cards, ids, strict=True))
+            elif first:
+                r[cards[0]] = first.get(cards[0], cards[0])
         if r:
             s._rename(r, player)
         if s.secrets:
@@ -61,6 +71,79 @@ class HiddenCards:
             s.where = {c: bit for c, m in s.where.items() if m & bit}
         s.rng = rng.getrandbits(64)
         return s
+
+    def _dealt(self, places: list[int], cards: list[int], bit: int, rng) -> list[int]:
+        """The cards dealt to `places` at random, from a canonical order (by face) so that only
+        the faces decide, each place whose attributes the player was shown getting a card that
+        has them (`_matched`)."""
+        ids = sorted(cards, key=self.game.card_rank.__getitem__)
+        rng.shuffle(ids)
+        if self.partial and any(c in self.partial for c in places):
+            ids = self._matched(places, ids, bit)
+        return ids
+
+    def _pool_of(self, c: int, player: int) -> int:
+        """The shuffle group card c is in as `player` knows it: the group of its last shuffle if
+        the player knew the card then (its face, or which zone held it), else the pool it was in
+        before that shuffle, which the shuffle did not tell the player anything about."""
+        v = self.pools.get(c)
+        return self.group[c] if v is None else v if type(v) is int else v[player]
+
+    def _pooled(self, hidden: dict[int, list[int]], player: int, rng) -> dict[int, int]:
+        """The first deal of `determinize`: place -> card, among the cards of each pool (as the
+        player knows them, `_pool_of`) that spans several shuffle groups: that is, the cards the
+        player did not know when they were shuffled in with others, and those they could be."""
+        pools: dict[int, list[int]] = {}
+        for cards in hidden.values():
+            for c in cards:
+                pools.setdefault(self._pool_of(c, player), []).append(c)
+        group, bit = self.group, 1 << player
+        first: dict[int, int] = {}
+        for cards in pools.values():
+            if len({group[c] for c in cards}) > 1:
+                first.update(zip(cards, self._dealt(cards, cards, bit, rng), strict=True))
+        return first
+
+    def _keep_pools(self, cards: list[int], gid: int) -> None:
+        """Before `cards` are shuffled together as group `gid`: a seat that knew one (its face, or
+        which zone held it) knows it is among them; for a seat that did not, the shuffle says
+        nothing about which card it is, and it stays in the pool it was in (`_pool_of`). Only
+        noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
+        `pooled` works the pools out when a world or a save needs them."""
+        known, where, group = self.known, self.where, self.group
+        knew = tuple(map(known.__getitem__, cards))
+        if where:
+            knew = tuple(m | self.knows_where(c) if c in where else m for c, m in zip(cards, knew, strict=True))
+        if not self.pools and self.unpooled is None and not any(knew) and all(
+                group.count(k) == n for k, n in Counter(map(group.__getitem__, cards)).items()):
+            return  # (a group shuffled whole, by nobody who knew it: the same pool as the new one)
+        self.unpooled = (self.unpooled, gid, tuple(cards), knew, tuple(map(group.__getitem__, cards)))
+
+    def pooled(self) -> dict[int, int | tuple[int, ...]]:
+        """Card -> the pool each seat knows it in (one group for every seat, or a group per seat),
+        for the cards some seat did not know when they were last shuffled; the shuffles noted
+        since the last call worked in, oldest first."""
+        node = self.unpooled
+        if node is None:
+            return self.pools
+        steps = []
+        while node is not None:
+            node, *step = node
+            steps.append(step)
+        g = self.game
+        pools, everyone, seats = dict(self.pools), g.all_mask, range(g.players)
+        for gid, cards, knew, old in reversed(steps):
+            for c, m, o in zip(cards, knew, old, strict=True):
+                if not m:  # (nobody knew it: every seat's pool stays as it was)
+                    if c not in pools:
+                        pools[c] = o
+                elif m & everyone == everyone:
+                    pools.pop(c, None)
+                else:
+                    v = pools.get(c, o)
+                    pools[c] = tuple(gid if m >> p & 1 else v if type(v) is int else v[p] for p in seats)
+        self.pools, self.unpooled = pools, None
+        return pools
 
     def _matched(self, places: list[int], ids: list[int], bit: int) -> list[int]:
         """The cards `ids` (shuffled) dealt to the places where the cards `places` are, each place

@@ -266,13 +266,14 @@ class CardPrimitives:
         learn = g.zone_learn[zi]
         mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
         known = self.known
+        gid = g.nzones + self.shuffles
+        self._keep_pools(cards, gid)  # (a seat that knew none of them learns nothing of their set)
         if g.zone_shape[zi] or self.where:  # a hand or a grid: who knew a card still knows it is there
             self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1)
         if self.partial:  # (a place's attributes are forgotten with its face)
             for c in cards:
                 self.partial.pop(c, None)
         group = self.group
-        gid = g.nzones + self.shuffles
         self.shuffles += 1
         for c in cards:
             known[c] = mask
@@ -284,7 +285,9 @@ class CardPrimitives:
         (mask -1) keeps none: its new group says which cards it holds (hidden.py)."""
         known, where = self.known, self.where
         mixed = set(cards)
-        new = {c: m for c, m in where.items() if c not in mixed} if where else {}
+        # What is lost stays lost: once a card of its shuffle left the zone unseen, a card's
+        # whereabouts must not come back when that card is shuffled into another group.
+        new = {c: m for c in where if c not in mixed and (m := self.knows_where(c))} if where else {}
         for c in cards:
             m = (known[c] | (self.knows_where(c) if c in where else 0)) & ~mask & self.game.all_mask
             if m:

@@ -29,8 +29,8 @@ MAX_DEPTH = 6
 NUMBER_LIMIT = 1 << 64
 FIELDS = ("format", "game", "fingerprint", "players", "params", "zones", "known", "group", "counters", "vars",
           "rng", "turn_order", "progress", "stack", "pending", "options", "over", "winners", "ranking", "log",
-          "secrets", "where", "partial")
-OPTIONAL = frozenset(("secrets", "where", "partial"))  # written only when it holds something
+          "secrets", "where", "partial", "pools")
+OPTIONAL = frozenset(("secrets", "where", "partial", "pools"))  # written only when it holds something
 
 
 class BadSave(ValueError):
@@ -270,6 +270,19 @@ class _Checker:
 
         return self._by_card(items, "partial", masks)
 
+    def pools(self, items: object, shuffles: int) -> dict:
+        """Pools: each card once, with the shuffle group each seat knows it in (one number for
+        every seat, or a list of one a seat)."""
+        top = self.g.nzones + shuffles
+
+        def pool(v: object, at: str) -> int | tuple[int, ...]:
+            if type(v) is int:
+                return _int(v, at, 0, top)
+            return tuple(_int(x, f"{at}[{i}]", 0, top)
+                         for i, x in enumerate(_list(v, f"{at} (the pool of each seat)", self.g.players)))
+
+        return self._by_card(items, "pools", pool)
+
     def _by_card(self, items: object, name: str, read: Callable[[object, str], object]) -> dict:
         """A field of [card, value] pairs, each card once; `read(value, where)` checks a value."""
         out: dict = {}
@@ -383,6 +396,8 @@ def load_state(game: CompiledGame, text: str | bytes) -> State:
     s.secrets = ck.secrets(data["secrets"], s.vars) if "secrets" in data else {}
     s.where = ck.where(data["where"]) if "where" in data else {}
     s.partial = ck.partial(data["partial"]) if "partial" in data else {}
+    s.pools = ck.pools(data["pools"], shuffles) if "pools" in data else {}
+    s.unpooled = None
     s.rng = rng
     s.current, s.direction, s.next_player, s.continue_from = current, order[1], next_player, continue_from
     s.round, s.turn, s.moves = rounds, turns, moves

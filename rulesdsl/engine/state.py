@@ -128,7 +128,7 @@ class State(Machine, CardPrimitives, HiddenCards):
         "next_player",
         "continue_from", "round", "turn", "moves", "stack", "pending", "chooser", "options", "over",
         "winners", "ranking", "log", "budget", "step_limit", "_texts", "pick", "stop", "counts",
-        "draw", "free", "secrets", "where", "partial",
+        "draw", "free", "secrets", "where", "partial", "pools", "unpooled",
     )
 
     def __init__(self, game: CompiledGame, seed: int, log: bool = True):
@@ -156,6 +156,12 @@ class State(Machine, CardPrimitives, HiddenCards):
         # Partial knowledge: card -> per attribute of `game.partial_attrs` the seats that know its
         # value (`show CARDS.attr to P`). Empty in a game without such a `show`.
         self.partial: dict[int, tuple[int, ...]] = {}
+        # Per card shuffled while some seat did not know it: the pool (shuffle group) each seat
+        # knows it in, a group per seat or one for all (hidden.py). Replaced, never changed in place.
+        self.pools: dict[int, int | tuple[int, ...]] = {}
+        # The shuffles not yet worked into `pools` (hidden.py, `pooled`): None, or (the one
+        # before, group, cards, who knew each, their groups before). Never changed in place.
+        self.unpooled: tuple | None = None
         self.rng = seed_state(seed)
         self.current = 0
         self.direction = 1
@@ -315,6 +321,8 @@ class State(Machine, CardPrimitives, HiddenCards):
         s.secrets = dict(self.secrets) if self.secrets else {}
         s.where = self.where
         s.partial = dict(self.partial) if self.partial else {}
+        s.pools = self.pools
+        s.unpooled = self.unpooled
         s.rng = self.rng
         s.current = self.current
         s.direction = self.direction
@@ -403,6 +411,8 @@ class State(Machine, CardPrimitives, HiddenCards):
             data["where"] = sorted([c, m] for c, m in self.where.items())
         if self.partial:
             data["partial"] = sorted([c, list(m)] for c, m in self.partial.items())
+        if self.pooled():
+            data["pools"] = sorted([c, v if type(v) is int else list(v)] for c, v in self.pools.items())
         return json.dumps(data, separators=(",", ":"))
 
     def _zone_refs(self) -> tuple[list, list, list]:
