@@ -8,7 +8,6 @@ so the renaming is the state's own method.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Self
 
 
@@ -111,13 +110,20 @@ class HiddenCards:
         noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
         `pooled` works the pools out when a world or a save needs them."""
         known, where, group = self.known, self.where, self.group
-        knew = tuple(map(known.__getitem__, cards))
+        if self.unpooled is None and not self.pools and not any(map(known.__getitem__, cards)) \
+                and not (where and any(map(self.knows_where, cards))) \
+                and sum(map(group.count, {group[c] for c in cards})) == len(cards):
+            # (A group shuffled whole, by nobody who knew it: the same pool as the new one. Each
+            # group is wholly among the cards when their sizes add up to the cards' number.)
+            return
+        # Whole copies of who knew each card and of the groups (list copies, in C: a shuffle is in
+        # every playout); `pooled` reads them at the shuffled cards only.
+        knew = known[:]
         if where:
-            knew = tuple(m | self.knows_where(c) if c in where else m for c, m in zip(cards, knew, strict=True))
-        if not self.pools and self.unpooled is None and not any(knew) and all(
-                group.count(k) == n for k, n in Counter(map(group.__getitem__, cards)).items()):
-            return  # (a group shuffled whole, by nobody who knew it: the same pool as the new one)
-        self.unpooled = (self.unpooled, gid, tuple(cards), knew, tuple(map(group.__getitem__, cards)))
+            for c in cards:
+                if c in where:
+                    knew[c] |= self.knows_where(c)
+        self.unpooled = (self.unpooled, gid, tuple(cards), knew, group[:])
 
     def pooled(self) -> dict[int, int | tuple[int, ...]]:
         """Card -> the pool each seat knows it in (one group for every seat, or a group per seat),
@@ -133,7 +139,8 @@ class HiddenCards:
         g = self.game
         pools, everyone, seats = dict(self.pools), g.all_mask, range(g.players)
         for gid, cards, knew, old in reversed(steps):
-            for c, m, o in zip(cards, knew, old, strict=True):
+            for c in cards:
+                m, o = knew[c], old[c]
                 if not m:  # (nobody knew it: every seat's pool stays as it was)
                     if c not in pools:
                         pools[c] = o
