@@ -30,10 +30,11 @@ class RulesTestFailure(Exception):
 
 class RulesFile(pytest.File):
     def collect(self):
-        from . import load
+        from .testing import _load
 
         try:
-            game = load(self.path)
+            # (Through the cache the scenarios and the generated games read: one load per worker.)
+            game = _load(str(self.path), None, ())
         except RulesError as e:
             if "declares no game" in str(e):
                 return  # a prelude: it is checked through the games that import it

@@ -320,6 +320,17 @@ def _step(game: Game, st: State, step) -> None:
 # ---------------------------------------------------------------- generated games
 
 
+def _base(path: str, players: int | None, fixed: dict, limits: dict | None, allow_paths: Sequence) -> Game:
+    """The game as set up by the caller, through the cache of loads when the setting can be a key
+    (the pytest plugin has loaded it already to collect the file's scenarios)."""
+    key, limited = tuple(sorted(fixed.items())), tuple(sorted((limits or {}).items()))
+    try:
+        hash((key, limited))
+    except TypeError:
+        return load(path, players=players, limits=limits, allow_paths=allow_paths, **fixed)
+    return _load_with(path, players, key, limited, tuple(str(p) for p in allow_paths))
+
+
 def _param_strategies(game: Game):
     from hypothesis import strategies as hs
 
@@ -347,7 +358,7 @@ def check_properties(path: str | Path, games: int | None = None, seed: int | Non
 
     path = str(path)
     fixed = dict(params or {})
-    base = load(path, players=players, limits=limits, allow_paths=allow_paths, **fixed)  # checks the fixed setting
+    base = _base(path, players, fixed, limits, allow_paths)  # checks the fixed setting
     fixed = {k: base.params[k] for k in fixed}  # as the game's types ("2" -> 2)
     examples = games if games is not None else PROFILES.get(profile, PROFILES["ci"])
     params_st = {k: s for k, s in _param_strategies(base).items() if k not in fixed}

@@ -207,6 +207,30 @@ def in_scratch(path: Path, files: dict[str, str]) -> Path:
     return path
 
 
+# (files, commands run before) -> a copy of the scratch directory as those commands left it
+_PREPARED: dict[tuple, Path] = {}
+
+
+def prepared_scratch(path: Path, scratch: dict, monkeypatch, tmp_path_factory) -> Path:
+    """`in_scratch`, then the commands shown before this one (`rulesdsl test` writing the transcript
+    a `replay` reads) run in it. They run once per worker for the same files: the next test gets a
+    copy of the directory they left (the same files, as their runs are seeded and derandomized)."""
+    key = (tuple(sorted(scratch["files"].items())), tuple(map(tuple, scratch["before"])))
+    made = _PREPARED.get(key)
+    if made is not None:
+        shutil.copytree(made, path, dirs_exist_ok=True, symlinks=True)
+        return path
+    in_scratch(path, scratch["files"])
+    monkeypatch.chdir(path)
+    for before in scratch["before"]:
+        main(before, stdout=io.StringIO(), stderr=io.StringIO())
+    if scratch["before"]:
+        made = tmp_path_factory.mktemp("prepared")
+        shutil.copytree(path, made, dirs_exist_ok=True, symlinks=True)
+        _PREPARED[key] = made
+    return path
+
+
 def comparable(line: str) -> str:
     """A line as compared: a passing run of generated games without its count of moves."""
     return re.sub(r"^(generated games: \d+ games), \d+ moves, no failure$", r"\1, (moves), no failure", line)
@@ -218,12 +242,11 @@ def comparable(line: str) -> str:
     + shown_commands("tutorial.md", TUTORIAL_GAME.parent, drafts=True) + shown_commands("testing.md")
     + shown_commands("variants.md") + shown_commands("games.md"),
 )
-def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeypatch, tmp_path):
+def test_shown_command_output(cwd, args, stdin, expected, code, scratch, monkeypatch, tmp_path,
+                              tmp_path_factory):
     if scratch is not None:
-        cwd = in_scratch(tmp_path, scratch["files"])
+        cwd = prepared_scratch(tmp_path, scratch, monkeypatch, tmp_path_factory)
     monkeypatch.chdir(cwd)
-    for before in scratch["before"] if scratch else []:
-        main(before, stdout=io.StringIO(), stderr=io.StringIO())
     if any("did not end within" in line for line in expected):
         # A game that never ends cannot shrink: the shrink runs out of its time, and what it ends
         # with depends on the time. Only the lines up to the failure are compared, so a short shrink does.

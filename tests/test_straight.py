@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from pathlib import Path
 
@@ -50,6 +51,14 @@ def both(path: str, players: int | None = None):
     return fast, slow
 
 
+@functools.cache
+def shared(path: str, players: int | None = None):
+    """`both`, loaded once per setting for the tests that only play them (a game is immutable;
+    its straight code, written once on a fresh load as `both` would write it, is kept with it)."""
+    return both(path, players)
+
+
+@functools.cache
 def player_counts(path: str) -> list[int]:
     g = rulesdsl.load(ROOT / path)
     return sorted({g.min_players, g.max_players})
@@ -64,14 +73,14 @@ def unguarded(monkeypatch):
 
 @pytest.mark.parametrize("path", GAMES + ENDLESS)
 def test_every_game_of_the_repository_plays_straight(path):
-    assert straight_playout(rulesdsl.load(ROOT / path)) is not None
+    assert straight_playout(shared(path)[0]) is not None
 
 
 def same_games(path: str, players: int, seeds: range, prepare=None) -> None:
     """Each seed's game played straight and on the machine: the same questions, of the same seats
     (each one's number of options, and who answers), and the same states at the end. `prepare`
     (state, seed) changes both new states alike first."""
-    fast, slow = both(path, players)
+    fast, slow = shared(path, players)
     for seed in seeds:
         a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
         if prepare is not None:
@@ -97,7 +106,7 @@ def test_a_generators_randrange_drawn_by_the_run_itself_plays_the_machines_game(
     # A pick that is a random.Random's randrange: the straight run draws its numbers itself
     # (State.draw), forced or not; the machine asks randrange. The same games, and the generators
     # left in the same state.
-    fast, slow = both(path)
+    fast, slow = shared(path)
     for seed in range(6):
         a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
         ra, rb = random.Random(seed), random.Random(seed)
@@ -155,7 +164,7 @@ def test_only_a_random_generators_own_randrange_is_drawn_in_place():
 def test_a_straight_run_of_a_game_that_need_not_end_keeps_step_with_the_machine(path, unguarded):
     # These games end turns and rounds in nested procedures, decide in tails, draw for ever: the
     # pick stops them after a while, and up to there both ways have done the same.
-    fast, slow = both(path, player_counts(path)[0])
+    fast, slow = shared(path, player_counts(path)[0])
     for seed in range(6):
         a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
         pa, calls_a = picker(seed, stop=120, chooser_of=a)
@@ -174,7 +183,7 @@ def test_a_playout_that_stops_in_a_straight_run_stops_as_the_machine_does(path, 
     # The straight run stops; the state goes back and the machine plays the game again with the
     # picks already given, to the very decision where it stopped: the same error, the same state
     # waiting there, and from there the same game.
-    fast, slow = both(path, player_counts(path)[0] if "data" in path else None)
+    fast, slow = shared(path, player_counts(path)[0] if "data" in path else None)
     stopped = 0
     for seed in range(4):
         ends = []
