@@ -116,7 +116,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if nlocals is not None and reads:
             env = [(slots or {}).get(k, "None") for k in range(nlocals)]
             src = f"(lambda env: {src})([{', '.join(env)}])"
-        f = eval(code_of(f"lambda {params}: {src}"), self.names)
+        # (named "<rules ...>": an error it raises is the rules', located, not Python's)
+        f = eval(code_of(f"lambda {params}: {src}", "<rules expression>"), self.names)
         f.src = src
         f.reads_locals = reads
         return f
