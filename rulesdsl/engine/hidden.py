@@ -110,12 +110,15 @@ class HiddenCards:
         noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
         `pooled` works the pools out when a world or a save needs them."""
         known, where, group = self.known, self.where, self.group
-        if self.unpooled is None and not self.pools and not any(map(known.__getitem__, cards)) \
-                and not (where and any(map(self.knows_where, cards))) \
-                and sum(map(group.count, {group[c] for c in cards})) == len(cards):
-            # (A group shuffled whole, by nobody who knew it: the same pool as the new one. Each
-            # group is wholly among the cards when their sizes add up to the cards' number.)
-            return
+        if self.unpooled is None and not self.pools:
+            everyone = self.game.all_mask
+            if all(m & everyone == everyone for m in map(known.__getitem__, cards)):
+                return  # (cards everyone knew, such as a face-up pile: no seat has a pool apart)
+            if not any(map(known.__getitem__, cards)) and not (where and any(map(self.knows_where, cards))) \
+                    and sum(map(group.count, {group[c] for c in cards})) == len(cards):
+                # (A group shuffled whole, by nobody who knew it: the same pool as the new one.
+                # Each group is wholly among the cards when their sizes add up to their number.)
+                return
         # Whole copies of who knew each card and of the groups (list copies, in C: a shuffle is in
         # every playout); `pooled` reads them at the shuffled cards only.
         knew = known[:]
