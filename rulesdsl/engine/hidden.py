@@ -114,8 +114,14 @@ class HiddenCards:
             everyone = self.game.all_mask
             if all(m & everyone == everyone for m in map(known.__getitem__, cards)):
                 return  # (cards everyone knew, such as a face-up pile: no seat has a pool apart)
-            if not any(map(known.__getitem__, cards)) and not (where and any(map(self.knows_where, cards))) \
-                    and sum(map(group.count, {group[c] for c in cards})) == len(cards):
+            if len(cards) == len(known):
+                # (Every card of the game, as a new deck's first shuffle: each group is wholly
+                # among them, and the list itself is scanned, in C.)
+                unknown = not any(known)
+            else:
+                unknown = not any(map(known.__getitem__, cards)) \
+                    and sum(map(group.count, set(map(group.__getitem__, cards)))) == len(cards)
+            if unknown and not (where and any(map(self.knows_where, cards))):
                 # (A group shuffled whole, by nobody who knew it: the same pool as the new one.
                 # Each group is wholly among the cards when their sizes add up to their number.)
                 return
