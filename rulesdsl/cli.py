@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
+from .engine.state import match_text, normalize
 from .engine.view import render_view
 from .errors import IllegalMove, RulesError, RulesRuntimeError, did_you_mean
 from .screen import display_order, move_lines, progress_bar, terminal_width, wrap
@@ -376,18 +377,16 @@ def match_move(entry: str, texts: list[str]) -> int | str:
         if 1 <= k <= len(texts):
             return k - 1
         return f"There is no move {shown(entry)}: type a number from 1 to {len(texts)}, or 'help'."
-    want = " ".join(entry.lower().split())
-    norm = [" ".join(t.lower().split()) for t in texts]
-    if want in norm:
-        return norm.index(want)
+    found = match_text(entry, texts)
+    if found is not None:
+        return found
+    want = normalize(entry)
+    norm = [normalize(t) for t in texts]
     starts = [i for i, t in enumerate(norm) if t.startswith(want)]
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
         return f"'{shown(entry)}' could be: {', '.join(texts[i] for i in starts)}. Type more, or a number."
-    same = [i for i, t in enumerate(norm) if sorted(t.split()) == sorted(want.split())]
-    if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
-        return same[0]
     return f"'{shown(entry)}' is not one of your moves. Type a number from 1 to {len(texts)}, or 'help'."
 
 

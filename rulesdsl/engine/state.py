@@ -234,17 +234,9 @@ class State(Machine, CardPrimitives, HiddenCards):
             if move.player == self.chooser and 0 <= move.index < len(texts) and texts[move.index] == move.text:
                 return self.apply_index(move.index)
             move = move.text
-        want = normalize(move)
-        for i, t in enumerate(texts):
-            if normalize(t) == want:
-                return self.apply_index(i)
-        same = [i for i, t in enumerate(texts) if sorted(normalize(t).split()) == sorted(want.split())]
-        if len(same) == 1:  # the words of one move in another order (a set's cards: `play 7♥ 7♠`)
-            return self.apply_index(same[0])
-        # A card named by place may be typed without the note of what is known of it (`(?r)`).
-        bare = [i for i, t in enumerate(texts) if _NOTE.sub("", normalize(t)) == want]
-        if len(bare) == 1:
-            return self.apply_index(bare[0])
+        i = match_text(move, texts)
+        if i is not None:
+            return self.apply_index(i)
         shown = ", ".join(texts[:12]) + (", ..." if len(texts) > 12 else "")
         who = self.game.names[self.chooser]
         raise IllegalMove(f"'{move}' is not a legal move for {who} now; legal: {shown}")
@@ -481,3 +473,19 @@ _NOTE = re.compile(r" \([^()]*\)$")
 
 def normalize(text: str) -> str:
     return " ".join(str(text).lower().split())
+
+
+def match_text(text: str, texts: list[str]) -> int | None:
+    """The move a text names (`State.apply`, the prompt): the same words, or the words of one
+    move in another order (a set's cards: `play 7♥ 7♠`), or a card named by place without the note
+    of what is known of it (`(?r)`); None if no move, or more than one, fits."""
+    want = normalize(text)
+    norm = [normalize(t) for t in texts]
+    if want in norm:
+        return norm.index(want)
+    words = sorted(want.split())
+    for fits in (lambda t: sorted(t.split()) == words, lambda t: _NOTE.sub("", t) == want):
+        found = [i for i, t in enumerate(norm) if fits(t)]
+        if len(found) == 1:
+            return found[0]
+    return None
