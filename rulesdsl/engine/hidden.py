@@ -103,13 +103,13 @@ class HiddenCards:
                 first.update(zip(cards, self._dealt(cards, cards, bit, rng), strict=True))
         return first
 
-    def _keep_pools(self, cards: list[int], gid: int) -> None:
+    def _keep_pools(self, cards: list[int], gid: int, wk: dict[int, int]) -> None:
         """Before `cards` are shuffled together as group `gid`: a seat that knew one (its face, or
-        which zone held it) knows it is among them; for a seat that did not, the shuffle says
+        which zone held it: `wk`) knows it is among them; for a seat that did not, the shuffle says
         nothing about which card it is, and it stays in the pool it was in (`_pool_of`). Only
         noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
         `pooled` works the pools out when a world or a save needs them."""
-        known, where, group = self.known, self.where, self.group
+        known, group = self.known, self.group
         if self.unpooled is None and not self.pools:
             everyone = self.game.all_mask
             if all(m & everyone == everyone for m in map(known.__getitem__, cards)):
@@ -121,17 +121,15 @@ class HiddenCards:
             else:
                 unknown = not any(map(known.__getitem__, cards)) \
                     and sum(map(group.count, set(map(group.__getitem__, cards)))) == len(cards)
-            if unknown and not (where and any(map(self.knows_where, cards))):
+            if unknown and not any(wk.values()):
                 # (A group shuffled whole, by nobody who knew it: the same pool as the new one.
                 # Each group is wholly among the cards when their sizes add up to their number.)
                 return
         # Whole copies of who knew each card and of the groups (list copies, in C: a shuffle is in
         # every playout); `pooled` reads them at the shuffled cards only.
         knew = known[:]
-        if where:
-            for c in cards:
-                if c in where:
-                    knew[c] |= self.knows_where(c)
+        for c, m in wk.items():
+            knew[c] |= m
         self.unpooled = (self.unpooled, gid, tuple(cards), knew, group[:])
 
     def pooled(self) -> dict[int, int | tuple[int, ...]]:

@@ -267,9 +267,12 @@ class CardPrimitives:
         mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
         known = self.known
         gid = g.nzones + self.shuffles
-        self._keep_pools(cards, gid)  # (a seat that knew none of them learns nothing of their set)
-        if g.zone_shape[zi] or self.where:  # a hand or a grid: who knew a card still knows it is there
-            self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1)
+        where = self.where
+        # the seats that know which zone holds a shuffled card by its whereabouts, worked out once
+        wk = {c: self.knows_where(c) for c in cards if c in where} if where else {}
+        self._keep_pools(cards, gid, wk)  # (a seat that knew none of them learns nothing of their set)
+        if g.zone_shape[zi] or where:  # a hand or a grid: who knew a card still knows it is there
+            self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1, wk)
         if self.partial:  # (a place's attributes are forgotten with its face)
             for c in cards:
                 self.partial.pop(c, None)
@@ -279,7 +282,7 @@ class CardPrimitives:
             known[c] = mask
             group[c] = gid
 
-    def _keep_whereabouts(self, cards: list[int], mask: int) -> None:
+    def _keep_whereabouts(self, cards: list[int], mask: int, wk: dict[int, int]) -> None:
         """Before cards of a hand or grid are shuffled: each seat that knew one, by face or by
         whereabouts, keeps knowing that the zone holds it (and not where in it). A stack's shuffle
         (mask -1) keeps none: its new group says which cards it holds (hidden.py)."""
@@ -289,7 +292,7 @@ class CardPrimitives:
         # whereabouts must not come back when that card is shuffled into another group.
         new = {c: m for c in where if c not in mixed and (m := self.knows_where(c))} if where else {}
         for c in cards:
-            m = (known[c] | (self.knows_where(c) if c in where else 0)) & ~mask & self.game.all_mask
+            m = (known[c] | wk.get(c, 0)) & ~mask & self.game.all_mask
             if m:
                 new[c] = m
         if new or where:
