@@ -1,13 +1,10 @@
 """A turn's options counted, not listed, from each hand's cards counted by face.
 
 A straight playout (straight.py) needs only how many options each action has, then the one picked.
-While a straight run lasts, the hands such a domain reads keep how many cards of each face they
-hold (`State.counts`); the options are counted from those numbers and the one picked is found in the
-hand, in the order the list would have had: the same options and picks as the machine's. Over a
-`hand`-shaped zone Z the chooser sees, C reading the item only by kind and attributes (so identical
-cards pass alike), two forms are counted: `Z where C` (or Z), the faces held that pass C; and
-`distinct((Z where C).x) where count(Z where C and it.x == v) OP K` (K not reading v), the values
-held whose cards' number compares.
+While it runs, the hands a counted domain reads keep how many cards of each face they hold
+(`State.counts`): the options are counted from those and the one picked found in the hand, in the
+order the list would have had. Counted, over a `hand`-shaped zone Z the chooser sees, C reading
+the item only by kind and attributes: `Z where C` (or Z), and the values of a ValueCount.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from typing import NamedTuple
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import terms
+from .domains import builtin, terms
 from .source import ST, NoSource
 from .tree import _children, locals_read, reads_any_local, sides, split
 
@@ -34,20 +31,20 @@ class ValueCount(NamedTuple):
     k: ast.Expr
 
 
-def domain_form(c, e: ast.Expr) -> tuple[str, int, ast.Where | None, ast.Expr, tuple | None] | None:
-    """("cards" or "values", the zone spec, the `where` over the zone (or None), the zone, the
-    values' count test (OP, K)) if domain `e` is counted, else None."""
+def domain_form(c, e: ast.Expr) -> tuple[int, ast.Where | None, ast.Expr, ValueCount | None] | None:
+    """(the zone spec, the `where` over the zone or None, the zone, the ValueCount if the options
+    are its values) if domain `e`'s options can be counted, else None."""
     vc = c.plan.value_counts.get(id(e))  # (lower.py)
     spec = _countable_zone(c, vc.inner.seq) if vc is not None else None
     if spec is not None:  # (C of the item's face)
         slot = c.p.slots[id(vc.inner)]
         if all(_face_only(c, t, slot) and not reads_any_local(c.p.refs, t, slot) for t in split(vc.inner.cond)):
-            return "values", spec, vc.inner, vc.inner.seq, (vc.op, vc.k)
+            return spec, vc.inner, vc.inner.seq, vc
     zone, where = (e.seq, e) if isinstance(e, ast.Where) else (e, None)
     spec = _countable_zone(c, zone)
     if spec is None or (where is not None and not _face_only(c, where.cond, c.p.slots[id(where)])):
         return None
-    return "cards", spec, where, zone, None
+    return spec, where, zone, None
 
 
 def _countable_zone(c, e: ast.Expr) -> int | None:
@@ -78,15 +75,14 @@ def _face_only(c, e: ast.Expr, slot: int) -> bool:
 def value_count(c, e: ast.Where) -> ValueCount | None:
     """`e` as a ValueCount (the count either way round, C's terms in any order), Z a zone read
     without locals; else None."""
-    x = e.seq.args[0] if isinstance(e.seq, ast.Call) and e.seq.func == "distinct" and len(e.seq.args) == 1 else None
+    x = e.seq.args[0] if builtin(c, e.seq, "distinct") else None
     if not (isinstance(x, ast.Attr) and isinstance(x.obj, ast.Where) and x.name in c.g.attrs
-            and c.p.refs.get(id(e.seq)) is None and c.source.zone_spec(x.obj.seq) is not None):
+            and c.source.zone_spec(x.obj.seq) is not None):
         return None
     attr, inner = x.name, x.obj
     v_slot = c.p.slots[id(e)]
     for count, op, k in sides(e.cond):
-        if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
-                and c.p.refs.get(id(count)) is None and isinstance(count.args[0], ast.Where)):
+        if not (builtin(c, count, "count") and isinstance(count.args[0], ast.Where)):
             continue
         w = count.args[0]
         if v_slot in locals_read(c.p.refs, k) or not _same_zone(c, w.seq, inner.seq):
@@ -151,13 +147,13 @@ class CountWriter:
         `pick` (its place among them). For a chooser who sees the zone's cards (the caller tests
         it); `env`: they may read the unit's locals."""
         form = self.c.plan.counted.get(id(e))  # (lower.py: which domains are counted)
-        if form is None or form[1] not in self.g.counted_specs:  # (a zone no turn counts is not counted at all)
+        if form is None or form[0] not in self.g.counted_specs:  # (a zone no turn counts is not counted at all)
             return None
-        kind, _, where, zone, test = form
+        _, where, zone, vc = form
         try:
             (zi, made), local = self.c.source.reading(lambda: (
                 self.c.zone_src(zone),
-                self.cards(where, into, pick) if kind == "cards" else self.values(e, where, test, into, pick)))
+                self.cards(where, into, pick) if vc is None else self.values(vc, into, pick)))
         except NoSource:
             return None
         if made is None or (not env and local):
@@ -183,18 +179,17 @@ class CountWriter:
                 dynamic.append(t.src)
         return static, eq, dynamic
 
-    def face_of(self, attr: str, faces: list[int], v: str, group: str, one: bool) -> tuple[list[str], bool]:
-        """Lines setting `group` to the face among `faces` whose `attr` is `v` (or None) if each value
-        has one face and `one` allows it (True then), else to the tuple of those faces."""
+    def by_value(self, attr: str, faces: list[int], one: bool) -> tuple[str, bool, list[list[int]]]:
+        """A table from each value of `attr` among `faces` to its face if each has one and `one`
+        allows it (then True), else to the tuple of its faces; and the faces of each value."""
         sc = self.c.source
         index: dict = {}
         for f in faces:
             index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
-        one = one and all(len(fs) == 1 for fs in index.values())  # (a value, one face: a look-up)
-        table = sc.const(sc.shared(("face by" if one else "faces by", attr, tuple(faces)),
-                                   lambda: {k: fs[0] if one else tuple(fs) for k, fs in index.items()}))
-        miss = "None" if one else "()"
-        return [f"try: {group} = {table}.get({v}{'' if one else ', ()'})", f"except TypeError: {group} = {miss}"], one
+        one = one and all(len(fs) == 1 for fs in index.values())
+        table = sc.shared(("face by" if one else "faces by", attr, tuple(faces)),
+                          lambda: {k: fs[0] if one else tuple(fs) for k, fs in index.items()})
+        return sc.const(table), one, list(index.values())
 
     def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
         """The faces held that pass the test, counted, and the card picked (see `find`)."""
@@ -211,8 +206,9 @@ class CountWriter:
                 count += self.c.domains.scalar(v, value)
             except NoSource:
                 count.append(f"{v} = {sc.src(value, {})}")
-            look, one = self.face_of(attr, faces, v, group, not dynamic)
-            count += look
+            table, one, _ = self.by_value(attr, faces, not dynamic)
+            miss = "None" if one else "()"
+            count += [f"try: {group} = {table}.get({v}, {miss})", f"except TypeError: {group} = {miss}"]
             if one:  # (no loop over the faces)
                 return [*count, f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
                     self.find(f"_qf == {group}", pick)
@@ -260,24 +256,17 @@ class CountWriter:
             "        if not _qr: break",
         ]
 
-    def values(self, e: ast.Where, inner: ast.Where, test: tuple, into: str, pick: str) -> tuple[list, list] | None:
-        """The values held whose number of cards passes `test`, counted; the pick-th to come is picked."""
-        sc = self.c.source
-        attr = e.seq.args[0].name
-        op, k = test
-        slot = self.c.p.slots[id(inner)]
-        var = "_i90001"
-        tests = [t.values for t in terms(sc, split(inner.cond), {slot: var}, var)]
-        if None in tests:
+    def values(self, vc: ValueCount, into: str, pick: str) -> tuple[list, list] | None:
+        """The values held whose number of cards passes the test, counted; the pick-th to come is picked."""
+        sc, op, k = self.c.source, vc.op, vc.k
+        static, eq, dynamic = self.terms(vc.inner, "_i90001")
+        if eq is not None or dynamic:
             return None
-        values = self.g.attrs[attr]
-        groups: dict = {}
-        for f in self.faces(tests):
-            x = values[self.first[f]]
-            if x is not None:
-                groups.setdefault(x, []).append(f)
+        values = self.g.attrs[vc.attr]
+        table, one, groups = self.by_value(vc.attr, [f for f in self.faces(static)
+                                                     if values[self.first[f]] is not None], True)
+        held_of = [" + ".join(f"_qh[{f}]" for f in fs) for fs in groups]
         bound = self.fresh("k")
-        held_of = [" + ".join(f"_qh[{f}]" for f in fs) for fs in groups.values()]
         if isinstance(k, ast.IntLit) and ((k.value >= 1 and op in (">=", "==")) or (k.value >= 0 and op == ">")):
             # (a number of cards that passes is not 0: each value's test alone, summed)
             bound = str(k.value)
@@ -286,22 +275,15 @@ class CountWriter:
             count = [f"{bound} = {sc.src(k, {})}", f"{into} = 0"]
             for h in held_of:
                 count += [f"_qm = {h}", f"if _qm and _qm {op} {bound}: {into} += 1"]
-        # Per card: its value if it passes the test and has one, else a mark; per value, its faces.
-        marker = sc.shared(("mark",), object)
-        mark = sc.const(marker)
-        keys = sc.const(tuple(values[c] if all(t[c] for t in tests) and values[c] is not None else marker
-                              for c in range(self.g.ncards)))
-        if all(len(fs) == 1 for fs in groups.values()):  # (one face a value: a look-up)
-            held = f"_qh[{sc.const({x: fs[0] for x, fs in groups.items()})}[_qv]]"
-        else:
-            held = f"sum(map(_qh.__getitem__, {sc.const({x: tuple(fs) for x, fs in groups.items()})}[_qv]))"
+        keys, mark = self.c.domains.marked(values, [values[c] is not None and all(t[c] for t in static)
+                                                    for c in range(self.g.ncards)])
         find = [
             "_x = None", "_qs = []", f"_qk = {pick}",
             f"for _c in {ST.zones}[_qz]:",
             f"    _qv = {keys}[_c]",
             f"    if _qv is not {mark} and _qv not in _qs:",
             "        _qs.append(_qv)",
-            f"        _qm = {held}",
+            f"        _qm = {f'_qh[{table}[_qv]]' if one else f'sum(map(_qh.__getitem__, {table}[_qv]))'}",
             f"        if _qm {op} {bound}:",
             "            if not _qk:",
             "                _x = _qv",

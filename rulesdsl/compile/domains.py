@@ -57,6 +57,11 @@ def _keys(values: list | None) -> list | None:
     return values
 
 
+def builtin(c, e: ast.Expr, *names: str) -> bool:
+    """Is `e` a call of one argument of a built-in function of these names (not a define)?"""
+    return isinstance(e, ast.Call) and e.func in names and len(e.args) == 1 and c.p.refs.get(id(e)) is None
+
+
 # -- plans: a domain's lines, loops over one zone shared between actions
 class Scan(NamedTuple):
     """`for var in src:` over a zone that cannot fail; `write(name)` is its body for the item
@@ -236,8 +241,7 @@ class DomainWriter:
                                 fors=inner.fors + 1)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
-        if isinstance(e, ast.Call) and e.func == "distinct" and len(e.args) == 1 \
-                and self.c.p.refs.get(id(e)) is None:
+        if builtin(self.c, e, "distinct"):
             inner = self.each(e.args[0], items, None)
             seen = self.fresh("s")
             at = inner.at()
@@ -462,10 +466,7 @@ class DomainWriter:
             keys = card_values(sc, j.key_src, j.var)
             passing = self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
             if keys is not None and passing is not None:
-                # One look-up per card: its key, or a mark that it does not count.
-                mark = sc.shared(("mark",), object)
-                table = tuple(x if ok else mark for x, ok in zip(keys, passing, strict=True))
-                t, m = sc.const(sc.shared(("keys", table), lambda: table)), sc.const(mark)
+                t, m = self.marked(keys, passing)
                 return [f"{name} = {{}}"], Scan(j.seq, j.var, lambda i: [
                     f"{k} = {t}[{i}]", f"if {k} is not {m}:", *("    " + line for line in add)])
 
@@ -483,6 +484,12 @@ class DomainWriter:
         write(j.var)  # (now: the sets its test reads are found in `more`, for any item's name)
         return [f"{name} = {{}}", *more], Scan(j.seq, j.var, write)
 
+    def marked(self, keys: list, passing: list[bool]) -> tuple[str, str]:
+        """A table of each card's key, or a mark where it does not pass (one look-up a card), and the mark."""
+        mark = self.sc.shared(("mark",), object)
+        table = tuple(x if ok else mark for x, ok in zip(keys, passing, strict=True))
+        return self.sc.const(self.sc.shared(("keys", table), lambda: table)), self.sc.const(mark)
+
     def scalar(self, name: str, e: ast.Expr) -> list[str]:
         """Lines setting `name` to the value of `e` (outside any loop), with a scan over a zone as a loop
         that stops early."""
@@ -495,8 +502,7 @@ class DomainWriter:
         if isinstance(e, ast.Attr) and self.c.type(e.obj) == CARD and e.name in self.g.attrs:
             table = self.sc.const(self.g.attrs[e.name])
             return self.scalar(name, e.obj) + [f"if {name} is not None: {name} = {table}[{name}]"]
-        if isinstance(e, ast.Call) and e.func in ("top", "last", "first", "bottom") and len(e.args) == 1 \
-                and isinstance(e.args[0], ast.Where) and self.c.p.refs.get(id(e)) is None \
+        if builtin(self.c, e, "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where) \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
             lp = self.each_where(e.args[0], {})
             if lp.fors != 1 or lp.scans:

@@ -88,7 +88,7 @@ def lower(c) -> Lowered:
             if form is not None:
                 plan.counted[id(node.domain)] = form
     turns = [plan.counted.get(id(lead.domain)) for lead in leads.values()]
-    plan.counted_specs = {form[1] for form in turns if form is not None}
+    plan.counted_specs = {form[0] for form in turns if form is not None}
     return plan
 
 
