@@ -15,10 +15,8 @@ class Bounds:
     """The checks of stored values of the Compiler (a part of it, with Statements)."""
 
     def _guard(self, e: ast.Expr, kind: str, op_text: str = "=", target_type: str | None = None) -> Callable | None:
-        """A check of a value as it is stored, where it can fire: a number that may grow without
-        bound (a product, `c + c`, a sum) past the digits limit; a list joined with `+` past the list
-        limit; a number or yes/no counter or variable set to none (the attribute of an empty top).
-        None if nothing stored here can go wrong so (most assignments: `x += 1`, `loser = me`)."""
+        """The check of a value as it is stored (see the module), or None where none can fire (most
+        assignments: `x += 1`, `loser = me`)."""
         t = target_type or self.type(e)
         if t in (INT, BOOL):
             grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
@@ -64,25 +62,17 @@ class Bounds:
     def _may_be_none(self, e: ast.Expr, seen: set) -> bool:
         """Whether a number or yes/no expression may be none (an attribute of a card that may be
         none, a variable or local that may hold none); arithmetic, comparisons, counts are not."""
-        if isinstance(e, (ast.IntLit, ast.BoolLit, ast.Unary, ast.IsKind)):
-            return False
         if isinstance(e, ast.Binary):
             return e.op in ("and", "or") and (self._may_be_none(e.left, seen) or self._may_be_none(e.right, seen))
-        if isinstance(e, ast.Name):
-            kind = (self.p.refs.get(id(e)) or ("",))[0]
-            if kind in ("counter", "const"):
-                return False
-            if kind == "define":
-                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
-            return True
-        if isinstance(e, ast.Call):
-            if e.func in ("sum", "count", "any", "all", "empty"):
-                return False
-            if e.func in self.p.defines:
-                return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
-            return True
         if isinstance(e, ast.IfExpr):
             return self._may_be_none(e.then, seen) or self._may_be_none(e.orelse, seen)
+        kind = (self.p.refs.get(id(e)) or ("",))[0] if isinstance(e, ast.Name) else None
+        call = e.func if isinstance(e, ast.Call) else None
+        if kind in ("counter", "const") or call in ("sum", "count", "any", "all", "empty") \
+                or isinstance(e, (ast.IntLit, ast.BoolLit, ast.Unary, ast.IsKind)):
+            return False
+        if kind == "define" or call in self.p.defines:
+            return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
         return True
 
     def _reads_numbers(self, e: ast.Expr, seen: set) -> bool:

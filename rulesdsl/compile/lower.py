@@ -1,21 +1,8 @@
-"""Lowering: the decisions the writers follow, made once, from the checked program, before a line
-is written. The writers never work these out again for themselves: they read the plan.
-
-- leaves and tails: the procedures that never wait for a decision (called in place, no frame),
-  those that may reach an `end`, the recursive ones (a frame each, counted against the depth
-  limit), and whether each hook's and action's body is a leaf;
-- each action's leading `choose`, which is the turn's decision;
-- per `where` over the values of `distinct((Z where C).x)` compared by `count(Z where C and it.x
-  == v)`, that count (counts.value_count): counted by face, or the loop over its joined table;
-- which decisions' options can be counted from the hands' counts by face (their domain's form),
-  and so which zones keep counts while a straight run lasts;
-- per `where`, the parts of its test that do not depend on its item and are safe to work out
-  once, before its loop (and per define of one parameter, those of its body, for a call of it
-  on a loop's item).
+"""Lowering: the decisions the writers follow (the fields of Lowered), made once from the checked
+program before a line is written; the writers read the plan and never work them out again.
 
 Where a card can be found by one look-up (domains.card_test) is decided where its loop is
 written: whether a term reads the card alone depends on what the loops around it work out first.
-
 Without shortcuts (the plain reference the tests compare with) the plan holds no leaf, no count
 and nothing worked out before a loop.
 """
@@ -33,16 +20,16 @@ from .tree import _leaves, _never_decides, _recursive
 
 @attrs.define
 class Lowered:
-    leaves: set[str]  # procedures called in place
+    leaves: set[str]  # procedures that never wait for a decision: called in place, no frame
     ending: set[str]  # procedures that may reach an `end`
-    recursive: set[str]
+    recursive: set[str]  # a frame each, counted against the depth limit
     leaf_units: dict[int, bool]  # per hook or action (id of its CodeInfo): its body is a leaf
     leads: dict[int, ast.Choose]  # per action (id of its CodeInfo): its leading choose, the turn's decision
-    counted: dict[int, tuple]  # per decision's domain (id): its form, if its options can be counted
+    counted: dict[int, tuple]  # per decision's domain (id): its form, if its options can be counted (counts.py)
     counted_specs: set[int]  # the zone specs a turn's counted options read: their hands keep counts
-    hoisted: dict[int, list[ast.Expr]]  # per `where` (id): its test's parts worked out before its loop
+    hoisted: dict[int, list[ast.Expr]]  # per `where` (id): its test's safe parts not reading its item
     define_hoisted: dict[str, list[ast.Expr]]  # per define of one parameter: the same of its body
-    value_counts: dict[int, ValueCount]  # per `where` (id) of the values held whose cards' number compares
+    value_counts: dict[int, ValueCount]  # per `where` (id) over values compared by their cards' count
 
     def is_leaf(self, info) -> bool:
         return self.leaf_units.get(id(info), False)
@@ -60,35 +47,22 @@ def lower(c) -> Lowered:
     p, fast = c.p, c.shortcuts
     leaves, ending = _leaves(p.procedures) if fast else (set(), set())
     leads = {id(info): lead for info in p.actions if (lead := lead_of(info)) is not None}
-    units: dict[int, bool] = {}
-    for info in p.hooks.values():
-        units[id(info)] = fast and _never_decides(info.body, leaves)
-    for info in p.actions:
-        body = info.body[1:] if id(info) in leads else info.body
-        units[id(info)] = fast and _never_decides(body, leaves)
+    units = {id(info): fast and _never_decides(info.body[1:] if id(info) in leads else info.body, leaves)
+             for info in (*p.hooks.values(), *p.actions)}
     plan = Lowered(leaves, ending, _recursive(p.procedures), units, leads, {}, set(), {}, {}, {})
     if not fast:
         return plan
     sc = c.source
     nodes = list(_nodes(p))
-    for node in nodes:
-        if isinstance(node, ast.Where):
-            plan.hoisted[id(node)] = [x for x in sc.invariant_parts(node.cond, p.slots[id(node)]) if sc.safe(x)]
-    for name, info in p.defines.items():
-        if len(info.params) == 1:
-            plan.define_hoisted[name] = [x for x in sc.invariant_parts(info.expr, 0) if sc.safe(x)]
+    plan.hoisted = {id(x): [y for y in sc.invariant_parts(x.cond, p.slots[id(x)]) if sc.safe(y)]
+                    for x in nodes if isinstance(x, ast.Where)}
+    plan.define_hoisted = {name: [y for y in sc.invariant_parts(info.expr, 0) if sc.safe(y)]
+                           for name, info in p.defines.items() if len(info.params) == 1}
     c.plan = plan  # (deciding what is counted compares tests as written, with what is worked out first)
-    for node in nodes:
-        found = value_count(c, node) if isinstance(node, ast.Where) else None
-        if found is not None:
-            plan.value_counts[id(node)] = found
-    for node in nodes:
-        if isinstance(node, ast.Choose) and not isinstance(node, ast.ChooseSet):  # (a set's: engine/sets.py)
-            form = domain_form(c, node.domain)
-            if form is not None:
-                plan.counted[id(node.domain)] = form
-    turns = [plan.counted.get(id(lead.domain)) for lead in leads.values()]
-    plan.counted_specs = {form[0] for form in turns if form is not None}
+    plan.value_counts = {id(x): vc for x in nodes if isinstance(x, ast.Where) and (vc := value_count(c, x))}
+    plan.counted = {id(x.domain): form for x in nodes  # (a `choose set`'s are counted by engine/sets.py)
+                    if type(x) is ast.Choose and (form := domain_form(c, x.domain)) is not None}
+    plan.counted_specs = {form[0] for lead in leads.values() if (form := plan.counted.get(id(lead.domain)))}
     return plan
 
 

@@ -13,6 +13,7 @@ from ..engine.constants import CONTROL
 from ..engine.game import Decision
 from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_options, nth_option, set_options
 from .blocks import Ask, Branch
+from .domains import builtin
 from .source import ENV, ST, Src, named
 from .tree import locals_read, split
 
@@ -35,8 +36,9 @@ class SetChooses:
         self.set_ways[id(s)] = alts
         with named(ENV):
             ways, reads = alts_source(self, alts)
+            test = self.source.function(self._set_test_src(s, slot), "st, env, _s") if s.cond is not None else None
         plain = len(alts) == 1 and not alts[0][0] and (s.cond is None or alts[0][3])
-        dec.sets = SetChoice(_size_fn(sizes), self._set_test_fn(s, slot),
+        dec.sets = SetChoice(_size_fn(sizes), test,
                              self.source.function(ways) if reads else _constant(eval(ways, self.source.names)), plain)
         g.decisions.append(dec)
         self.choose_decisions[id(s)] = dec
@@ -53,13 +55,6 @@ class SetChooses:
         after = b.pc + 1
         b.emit(s.span, CONTROL, lambda v: [
             *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = []"), Ask(dec.index, "_p")])
-
-    def _set_test_fn(self, s: ast.ChooseSet, slot: int) -> Callable | None:
-        """The test as f(state, locals, the set), for options worked out outside a block (a save)."""
-        if s.cond is None:
-            return None
-        with named(ENV):
-            return self.source.function(self._set_test_src(s, slot), "st, env, _s")
 
     def _set_test_src(self, s: ast.ChooseSet, slot: int) -> str:
         return self.source.src(s.cond, {slot: Src("_s", reads=True)})
@@ -199,19 +194,19 @@ def _normal(a: tuple) -> tuple:
 
 
 def _term(c, e: ast.Expr, slot: int) -> tuple | None:
-    if isinstance(e, ast.Call) and e.func == "consecutive" and c.p.refs.get(id(e)) is None:
+    if builtin(c, e, "consecutive"):
         table = _attr_of_set(c, e.args[0], slot)
         if table is not None:
             return ((RUN, table, None, None),), None, None, True
         inner = e.args[0]
-        if _builtin(c, inner, "distinct"):
+        if builtin(c, inner, "distinct"):
             table = _attr_of_set(c, inner.args[0], slot)
             return (((CHAIN, table, None, None),), None, None, True) if table is not None else None
         return None
     if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
         return None
     for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
-        summed = _attr_of_set(c, left.args[0], slot) if _builtin(c, left, "sum") else None
+        summed = _attr_of_set(c, left.args[0], slot) if builtin(c, left, "sum") else None
         bounds = _bounds(c, op, right, slot)
         if summed is not None and bounds is not None and all(type(v) is int or v is None for v in summed):
             return ((SUM, summed, *bounds),), None, None, True
@@ -244,16 +239,12 @@ def _bounds(c, op: str, e: ast.Expr, slot: int) -> tuple | None:
     return None
 
 
-def _builtin(c, e: ast.Expr, name: str) -> bool:
-    return isinstance(e, ast.Call) and e.func == name and c.p.refs.get(id(e)) is None and len(e.args) == 1
-
-
 def _is_set(c, e: ast.Expr, slot: int) -> bool:
     return isinstance(e, ast.Name) and c.p.refs.get(id(e)) == ("local", slot)
 
 
 def _count_of_set(c, e: ast.Expr, slot: int) -> bool:
-    return _builtin(c, e, "count") and _is_set(c, e.args[0], slot)
+    return builtin(c, e, "count") and _is_set(c, e.args[0], slot)
 
 
 def _attr_of_set(c, e: ast.Expr, slot: int) -> tuple | None:
@@ -265,6 +256,6 @@ def _attr_of_set(c, e: ast.Expr, slot: int) -> tuple | None:
 
 def _distinct_count(c, e: ast.Expr, slot: int) -> tuple | None:
     """The table of A for `count(distinct(s.A))`."""
-    if _builtin(c, e, "count") and _builtin(c, e.args[0], "distinct"):
+    if builtin(c, e, "count") and builtin(c, e.args[0], "distinct"):
         return _attr_of_set(c, e.args[0].args[0], slot)
     return None
