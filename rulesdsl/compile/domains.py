@@ -6,7 +6,7 @@ made at load, `T[card] == v` (v known first) a look-up in the set of cards whose
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from functools import cache
 from typing import NamedTuple
@@ -77,19 +77,18 @@ def _fixed(var: str, body: list[str]) -> Callable[[str], list[str]]:
     return lambda name: body if name == var else [f"{var} = {name}", *body]
 
 
-class Plan:
+class Plan(NamedTuple):
     """A domain's lines: `pre` (values worked out first), `scans`, then `post`."""
 
-    def __init__(self, pre=None, scans=None, post=None):
-        self.pre: list[str] = pre or []
-        self.scans: list[Scan] = scans or []
-        self.post: list[str] = post or []
+    pre: Sequence[str] = ()
+    scans: Sequence[Scan] = ()
+    post: Sequence[str] = ()
 
     def lines(self, target: str) -> list[str]:
         out = list(self.pre)
         for s in self.scans:
             out += [f"for {s.var} in {s.src}:", *("    " + line for line in s.write(s.var))]
-        return [line.replace(TARGET, target) for line in out + self.post]
+        return [line.replace(TARGET, target) for line in (*out, *self.post)]
 
 
 def fuse(plans: list[Plan], own: str) -> list[str]:
@@ -165,19 +164,13 @@ class DomainWriter:
                 options = tuple(make(x) for x in dict.fromkeys(values) if x is not None)
                 return Plan(post=[f"{TARGET} += {self.sc.const(options)}"])
         lp = self.each(e, {}, None)
+        plain = distinct is distinct_plain or (lp.unique and lp.nonnone and lp.zone is not None
+                                               and self.g.zone_shape[self.g.zone_base[lp.zone]] != HAND)
+        lp = self.distinct(lp) if plain and not lp.unique else lp
         v = lp.var
         add = f"{TARGET}.append({item.format(v=v)})"
-        body: list[str]
-        if distinct is distinct_plain or (lp.unique and lp.nonnone and lp.zone is not None
-                                          and self.g.zone_shape[self.g.zone_base[lp.zone]] != HAND):
-            if lp.unique and lp.nonnone:
-                body = [add]
-            elif lp.unique:
-                body = [f"if {v} is not None: {add}"]
-            else:
-                seen = self.fresh("u")
-                lp.pre.append(f"{seen} = {{}}")
-                body = [f"if {v} is not None and {v} not in {seen}:", f"    {seen}[{v}] = None", f"    {add}"]
+        if plain:
+            body = [add] if lp.nonnone else [f"if {v} is not None: {add}"]
         elif lp.unique and lp.nonnone and lp.zone is not None:
             body = self.merged(lp, chooser, item, add)
         else:
@@ -242,11 +235,7 @@ class DomainWriter:
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if builtin(self.c, e, "distinct"):
-            inner = self.each(e.args[0], items, None)
-            seen = self.fresh("s")
-            at = inner.at()
-            lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
-            return inner.inside(lines, inner.depth + 1, pre=[*inner.pre, f"{seen} = {{}}"], unique=True)
+            return self.distinct(self.each(e.args[0], items, None))
         if isinstance(e, ast.Attr) and self.c.type(e.obj) in (ZONE, "list[card]") and e.name in self.g.attrs:
             inner = self.each(e.obj, items, None)
             if not inner.nonnone:
@@ -270,6 +259,12 @@ class DomainWriter:
         v = var or self.fresh("x")
         plain = isinstance(e, ast.PlayersExpr) or ref == ("builtin", "others")
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)
+
+    def distinct(self, inner: Loop) -> Loop:
+        """The loop without values seen already."""
+        seen, at = self.fresh("s"), inner.at()
+        lines = inner.lines + [f"{at}if {inner.var} not in {seen}:", f"{at}    {seen}[{inner.var}] = None"]
+        return inner.inside(lines, inner.depth + 1, pre=[*inner.pre, f"{seen} = {{}}"], unique=True)
 
     def each_where(self, e: ast.Where, items: dict[int, str]) -> Loop:
         """The loop of `S where C`, written while the values worked out before it stand in C: over a
