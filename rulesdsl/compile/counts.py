@@ -82,15 +82,13 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
     attr, inner = x.name, x.obj
     v_slot = c.p.slots[id(e)]
     for count, op, k in sides(e.cond):
-        if not (builtin(c, count, "count") and isinstance(count.args[0], ast.Where)):
-            continue
-        w = count.args[0]
-        if v_slot in locals_read(c.p.refs, k) or not _same_zone(c, w.seq, inner.seq):
+        w = count.args[0] if builtin(c, count, "count") else None
+        if not isinstance(w, ast.Where) or v_slot in locals_read(c.p.refs, k) or not _same_zone(c, w.seq, inner.seq):
             continue
         ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
-        found = [(t, _eq_side(c, t, w_slot) or ("", None)) for t in ts]  # (`it.attr == v`, v the value's local)
-        eqs = [t for t, (x, v) in found if x == attr and c.p.refs.get(id(v)) == ("local", v_slot)]
+        eqs = [t for t in ts if (side := _eq_side(c, t, w_slot))  # (`it.attr == v`, v the value's local)
+               and side[0] == attr and c.p.refs.get(id(side[1])) == ("local", v_slot)]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -127,15 +125,11 @@ class CountWriter:
     """Lines that count a domain's options from the counts, and that find the option picked."""
 
     def __init__(self, c) -> None:
-        self.c, self.g, self.n = c, c.g, 0
+        self.c, self.g, self.fresh = c, c.g, c.domains.fresh  # (fresh names: one counter for all)
         first: dict[int, int] = {}
         for card, f in enumerate(c.g.card_face):
             first.setdefault(f, card)
         self.first = [first[f] for f in range(len(c.g.face_text))]  # a card of each face
-
-    def fresh(self, stem: str) -> str:
-        self.n += 1
-        return f"_q{stem}{self.n}"
 
     def faces(self, tests: list[list]) -> list[int]:
         """The faces, in order, whose cards pass all `tests` (each a value per card, true or not)."""

@@ -176,11 +176,9 @@ def _both(x: tuple, y: tuple) -> tuple:
 
 
 def _tighter(a, b, pick):
-    if a is None or b is None:
-        return b if a is None else a
     if isinstance(a, int) and isinstance(b, int):
         return pick(a, b)
-    return a if isinstance(a, ast.Expr) else b  # (one of them: the other is left to the test)
+    return a if b is None or isinstance(a, ast.Expr) else b  # (an expression kept, the other left to the test)
 
 
 def _normal(a: tuple) -> tuple:
