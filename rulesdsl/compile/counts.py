@@ -14,7 +14,7 @@ from typing import NamedTuple
 from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
-from .domains import builtin, terms
+from .domains import builtin, is_local, terms
 from .source import ST, NoSource
 from .tree import _children, locals_read, reads_any_local, sides, split
 
@@ -57,15 +57,12 @@ def _countable_zone(c, e: ast.Expr) -> int | None:
 def _face_only(c, e: ast.Expr, slot: int) -> bool:
     """Does `e` read the item of `slot` only as `it is K` and `it.attr` (alike for a face's cards)?"""
 
-    def item(x: ast.Expr) -> bool:
-        return isinstance(x, ast.Name) and c.p.refs.get(id(x)) == ("local", slot)
-
     def ok(x: ast.Expr) -> bool:
-        if item(x):
+        if is_local(c, x, slot):
             return False
-        if isinstance(x, ast.IsKind) and item(x.operand):
+        if isinstance(x, ast.IsKind) and is_local(c, x.operand, slot):
             return True
-        if isinstance(x, ast.Attr) and item(x.obj):
+        if isinstance(x, ast.Attr) and is_local(c, x.obj, slot):
             return x.name in c.g.attrs
         return all(ok(k) for k in _children(x))
 
@@ -107,8 +104,8 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
 def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
     """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
     for a, _, b in sides(t, ("==",)):
-        if isinstance(a, ast.Attr) and a.name in c.g.attrs and isinstance(a.obj, ast.Name) \
-                and c.p.refs.get(id(a.obj)) == ("local", slot) and slot not in locals_read(c.p.refs, b):
+        if isinstance(a, ast.Attr) and a.name in c.g.attrs and is_local(c, a.obj, slot) \
+                and slot not in locals_read(c.p.refs, b):
             return a.name, b
     return None
 

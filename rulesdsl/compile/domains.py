@@ -62,6 +62,10 @@ def builtin(c, e: ast.Expr, *names: str) -> bool:
     return isinstance(e, ast.Call) and e.func in names and len(e.args) == 1 and c.p.refs.get(id(e)) is None
 
 
+def is_local(c, e: ast.Expr, slot: int) -> bool:
+    return isinstance(e, ast.Name) and c.p.refs.get(id(e)) == ("local", slot)
+
+
 # -- plans: a domain's lines, loops over one zone shared between actions
 class Scan(NamedTuple):
     """`for var in src:` over a zone that cannot fail; `write(name)` is its body for the item

@@ -13,7 +13,7 @@ from ..engine.constants import CONTROL
 from ..engine.game import Decision
 from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_options, nth_option, set_options
 from .blocks import Ask, Branch
-from .domains import builtin
+from .domains import builtin, is_local
 from .source import ENV, ST, Src, named
 from .tree import locals_read, split
 
@@ -163,7 +163,7 @@ def _alts(c, e: ast.Expr, slot: int, depth: int) -> list | None:
                 return None
         return out
     ref = c.p.refs.get(id(e)) if isinstance(e, ast.Call) else None
-    if ref is not None and ref[0] == "define" and len(e.args) == 1 and _is_set(c, e.args[0], slot) \
+    if ref is not None and ref[0] == "define" and len(e.args) == 1 and is_local(c, e.args[0], slot) \
             and (len(ref) < 3 or ref[2] is None):
         return _alts(c, c.p.defines[e.func].expr, 0, depth + 1)  # (a define's parameter is its local 0)
     one = _term(c, e, slot)
@@ -192,15 +192,10 @@ def _normal(a: tuple) -> tuple:
 
 
 def _term(c, e: ast.Expr, slot: int) -> tuple | None:
-    if builtin(c, e, "consecutive"):
-        table = _attr_of_set(c, e.args[0], slot)
-        if table is not None:
-            return ((RUN, table, None, None),), None, None, True
-        inner = e.args[0]
-        if builtin(c, inner, "distinct"):
-            table = _attr_of_set(c, inner.args[0], slot)
-            return (((CHAIN, table, None, None),), None, None, True) if table is not None else None
-        return None
+    if builtin(c, e, "consecutive"):  # (of distinct values: a chain; else a run)
+        chain = builtin(c, e.args[0], "distinct")
+        table = _attr_of_set(c, e.args[0].args[0] if chain else e.args[0], slot)
+        return (((CHAIN if chain else RUN, table, None, None),), None, None, True) if table is not None else None
     if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
         return None
     for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
@@ -237,17 +232,13 @@ def _bounds(c, op: str, e: ast.Expr, slot: int) -> tuple | None:
     return None
 
 
-def _is_set(c, e: ast.Expr, slot: int) -> bool:
-    return isinstance(e, ast.Name) and c.p.refs.get(id(e)) == ("local", slot)
-
-
 def _count_of_set(c, e: ast.Expr, slot: int) -> bool:
-    return builtin(c, e, "count") and _is_set(c, e.args[0], slot)
+    return builtin(c, e, "count") and is_local(c, e.args[0], slot)
 
 
 def _attr_of_set(c, e: ast.Expr, slot: int) -> tuple | None:
     """The table of A by card, for `s.A` (the set's attribute A)."""
-    if isinstance(e, ast.Attr) and _is_set(c, e.obj, slot) and e.name in c.g.attrs:
+    if isinstance(e, ast.Attr) and is_local(c, e.obj, slot) and e.name in c.g.attrs:
         return c.source.shared(("set attr", e.name), lambda: tuple(c.g.attrs[e.name]))
     return None
 
