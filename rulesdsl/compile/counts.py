@@ -199,7 +199,7 @@ class CountWriter:
                 count.append(f"{v} = {sc.src(value, {})}")
             table, one, _ = self.by_value(attr, faces, not dynamic)
             miss = "None" if one else "()"
-            count += [f"try: {group} = {table}.get({v}, {miss})", f"except TypeError: {group} = {miss}"]
+            count += [f"try: {group} = {table}.get({v}{'' if one else ', ()'})", f"except TypeError: {group} = {miss}"]
             if one:  # (no loop over the faces)
                 return [*count, f"{into} = 0 if {group} is None or not _qh[{group}] else 1"], \
                     self.find(f"_qf == {group}", pick)
