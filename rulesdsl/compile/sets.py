@@ -36,6 +36,7 @@ class SetChooses:
         self.set_ways[id(s)] = alts
         with named(ENV):
             ways, reads = alts_source(self, alts)
+            # (the test as f(state, locals, the set), for options worked out outside a block: a save)
             test = self.source.function(self._set_test_src(s, slot), "st, env, _s") if s.cond is not None else None
         plain = len(alts) == 1 and not alts[0][0] and (s.cond is None or alts[0][3])
         dec.sets = SetChoice(_size_fn(sizes), test,
