@@ -12,14 +12,6 @@ def _card_attr(table, c):
     return None if c is None else table[c]
 
 
-def _last_attr(table, s):
-    return table[s[-1]] if s and s[-1] is not None else None
-
-
-def _first_attr(table, s):
-    return table[s[0]] if s and s[0] is not None else None
-
-
 def _fail(msg):
     raise RulesRuntimeError(msg)
 
@@ -71,6 +63,5 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
-RUNTIME = {f.__name__: f for f in (_card_attr, _last_attr, _first_attr, _fail, _some, _sum, _pick, _rand, _hist,
-                                   _each, _range)}
+RUNTIME = {f.__name__: f for f in (_card_attr, _fail, _some, _sum, _pick, _rand, _hist, _each, _range)}
 RUNTIME["_consecutive"] = consecutive  # (engine/sets.py: `choose set` reads it too)

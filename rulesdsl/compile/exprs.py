@@ -1,18 +1,12 @@
 """Expressions to Python source: the compiler's one writer of expressions.
 
-An expression becomes one Python expression (no Python call per node of the syntax tree):
-`hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
-number[c] == n]`. The other writers put this source in their lines; what runs outside the machine
-(a define's value, a `show`, a rank key) is a function made of it (`function`).
-
-The writer never reads its output back: each piece is a `Src` (source.py), a str carrying what
-the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a grid's places, a
-table lookup of an item...). A str, not a tree: the other writers take source as text, facts ride
-along where a form asks its operand what it is, and source joined into new text knows nothing,
-which is safe. What depends on where source is written is a parameter of the writing: the items
-(a scan over the players writes its test once per seat), the sources known not none (`knowing`),
-the naming of locals. Parts (mixins, as they call one another at every turn): loops.py the
-`where` loops, loop_analysis.py what a loop may work out first, card_tables.py each card's value.
+Each expression becomes one Python expression (`hand where it is plain and it.number == n` runs as
+`[c for c in hand if kinds[c] == 3 and number[c] == n]`); what runs outside the machine (a define's
+value, a `show`) is a function made of it. The writer never reads its output back: each piece is a
+`Src` (source.py), a str carrying what the writer knew as it wrote it. What depends on where source
+is written (the items, the sources known not none, the naming of locals) is a parameter of the
+writing. Parts (mixins): loops.py the `where` loops, loop_analysis.py what a loop may work out
+first, card_tables.py each card's value.
 """
 
 from __future__ import annotations
@@ -21,10 +15,11 @@ import itertools
 import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TypeVar
 
 from .. import ast
-from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
+from ..checker import CARD, ZONE, is_list
 from ..engine.constants import GRID
 from ..engine.machine import LOCATED
 from ..errors import RulesRuntimeError
@@ -70,20 +65,17 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.join_parts: dict[str, Join] = {}  # per joined table: what it counts
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
-        self._counts = self._rounds = None
         self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
-        # Reads of the locals so far (whole: handed on as their list): see reading.
-        self.local_reads = self.whole_reads = 0
+        self.local_reads = 0  # reads of the locals so far: see reading
+        self.whole_reads = 0  # (blocks.py and straight.py read it: no part hands the locals on as a list)
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
-    @property
+    @cached_property
     def counts(self):
         """The game's one writer of code reading cards by face (counts.py): one, so no names meet."""
-        if self._counts is None:
-            self._counts = self.c.count_writer()
-        return self._counts
+        return self.c.count_writer()
 
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving e's value; `f.src` is its source, which blocks write in place."""
@@ -101,12 +93,6 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
     def local(self, k: int) -> str:
         self.local_reads += 1
         return naming().local(k)
-
-    def whole(self) -> str:
-        """The locals as one list, handed to a function (only a naming of a list has one)."""
-        self.local_reads += 1
-        self.whole_reads += 1
-        return naming().list or "env"
 
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
@@ -179,10 +165,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return write(seq, f"({names}, ) in (({values}, ),) for ")
 
     def inline(self, f: Callable) -> str:
-        """Python source computing `f(st, env)`: its own source if it has one, else a call."""
+        """Python source computing `f(st, env)`: its own source (every part has one)."""
         src = self.named_src(f)
-        if src is None:
-            return f"{self.const(f)}(st, {self.whole()})"
         if getattr(f, "reads_locals", True):
             self.local_reads += 1
         return paren(src)
@@ -216,12 +200,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return Src(repr(e.value), reads=True, number=e.value >= 0)
 
     def s_StrLit(self, e, items):
-        return repr(e.value)
+        return repr(getattr(e, "value", None))
 
-    s_BoolLit = s_StrLit
-
-    def s_NoneLit(self, e, items):
-        return "None"
+    s_BoolLit = s_NoneLit = s_StrLit
 
     def s_Name(self, e: ast.Name, items):
         ref = self.c.p.refs[id(e)]
@@ -280,10 +261,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def rounds(self) -> str:
         """Every seat's round of the table, both ways: `players from p` is a copy of one."""
-        if self._rounds is None:
-            n = self.c.g.players
-            self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
-        return self.const(self._rounds)
+        n = self.c.g.players
+        return self.const(self.shared("rounds", lambda: {d: [[(s + d * k) % n for k in range(n)] for s in range(n)]
+                                                         for d in (1, -1)}))
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -368,12 +348,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
             return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
-        if obj.end is not None:  # the attribute of `top(S)` or `bottom(S)`
-            end, seq = obj.end
-            i = "-1" if end == "_last" else "0"
-            if pure(seq):
-                return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
-            return f"{end}_attr({table}, {seq})"
+        if obj.end is not None and pure(obj.end[1]):  # the attribute of `top(S)` or `bottom(S)`
+            seq, i = obj.end[1], "-1" if obj.end[0] == "_last" else "0"
+            return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
         if obj.search is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
             var, rest = obj.search
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
@@ -570,12 +547,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
             table = {value: None if isinstance(r, ast.NoneLit) else r.value for value, r in reversed(e.cases)}
             return f"{self.const(table)}.get({x}, {default})"
-        if self.type(e.subject) not in (INT, STR, BOOL):  # found by hash as in a table: its case's number
-            numbers = {value: i for i, (value, _) in reversed(list(enumerate(e.cases)))}
-            x = f"{self.const(numbers)}.get({x}, -1)"
-            results = [(i, r) for i, (_, r) in enumerate(results)]
-            if not results:  # (the subject is still worked out)
-                return f"({x}, {default})[1]"
+        if not results:  # (the subject is still worked out)
+            return f"({x}, {default})[1]"
         first, rest = self.once(x)  # the first case equal to the subject
         out = default
         for i in range(len(results) - 1, -1, -1):
