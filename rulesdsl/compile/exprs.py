@@ -11,8 +11,6 @@ first, card_tables.py each card's value.
 
 from __future__ import annotations
 
-import itertools
-import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -21,13 +19,10 @@ from typing import TypeVar
 from .. import ast
 from ..checker import CARD, ZONE, is_list
 from ..engine.constants import GRID
-from ..engine.machine import LOCATED
-from ..errors import RulesRuntimeError
 from .card_tables import CardTables
-from .expr_runtime import RUNTIME
 from .loop_analysis import LoopAnalysis
 from .loops import Join, LoopWriter
-from .runtime import _leaf_error
+from .runtime import RUNTIME
 from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE, _descendants_nodes, split
 
@@ -49,10 +44,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
-        self.names: dict[str, object] = {
-            **RUNTIME, "RulesRuntimeError": RulesRuntimeError, "_is_not": operator.is_not,
-            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED,
-        }
+        self.names: dict[str, object] = dict(RUNTIME)
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
         self.tables: dict = {}  # see shared
