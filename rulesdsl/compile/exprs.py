@@ -5,8 +5,7 @@ Each expression becomes one Python expression (`hand where it is plain and it.nu
 value, a `show`) is a function made of it. The writer never reads its output back: each piece is a
 `Src` (source.py), a str carrying what the writer knew as it wrote it. What depends on where source
 is written (the items, the sources known not none, the naming of locals) is a parameter of the
-writing. Parts (mixins): loops.py the `where` loops, loop_analysis.py what a loop may work out
-first, card_tables.py each card's value.
+writing. Its part loops.py (a mixin) writes the `where` loops.
 """
 
 from __future__ import annotations
@@ -19,8 +18,6 @@ from typing import TypeVar
 from .. import ast
 from ..checker import CARD, ZONE, is_list
 from ..engine.constants import GRID
-from .card_tables import CardTables
-from .loop_analysis import LoopAnalysis
 from .loops import Join, LoopWriter
 from .runtime import RUNTIME
 from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
@@ -39,7 +36,7 @@ def _plus(base: int) -> str:
     return f"{base} + " if base else ""
 
 
-class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
+class SourceCompiler(LoopWriter):
     """Writes every expression as one Python expression, and makes functions of them."""
 
     def __init__(self, comp):
