@@ -21,8 +21,7 @@ from .tree import _children, _descendants_nodes, _worth_caching, locals_read, sp
 
 
 class Join(NamedTuple):
-    """A count joined into one table before its loop (see join_candidates): the table counts the
-    values of `key` (written `key_src`) of `seq`'s items `var` that pass `test`, `rest`'s terms."""
+    """A count joined into one table before its loop: the values of `key` of `seq`'s items that pass `test`."""
 
     where: ast.Where  # the count's
     var: str
@@ -44,8 +43,7 @@ _SCALARS = (int, str, float, type(None))
 
 
 def _unchanging(value, table: bool) -> bool:
-    """A value no rule changes: a scalar, a tuple or frozenset of them, or (`table`) a table the
-    generated code never writes."""
+    """A value no rule changes: a scalar, a tuple or frozenset of them, or (`table`) a constant table."""
     if isinstance(value, _SCALARS):
         return True
     if isinstance(value, (tuple, frozenset)) and all(isinstance(v, _SCALARS) for v in value):
@@ -100,8 +98,8 @@ class LoopWriter:
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool) -> str:
-        """A count, a test or a search over a `where` (`first`: see over). On a short list with a
-        cheap test (`eager`), a list comprehension beats a generator that stops early."""
+        """A count, a test or a search over a `where`; on a short list with a cheap test (`eager`), a
+        list comprehension beats a generator that stops early."""
         loop = f"{first}{var} in {seq} if {cond}"
         if f == "count":
             return f"len([1 for {loop}])"
@@ -115,9 +113,8 @@ class LoopWriter:
         return Src(f"next(({var} for {first}{var} {rest}), None)", search=None if first else (var, rest))
 
     def found_lines(self, e: ast.Expr, target: str) -> list[str] | None:
-        """`target = first(Z where C)` (or top, last, bottom), Z a zone, as statements: the loop
-        that stops at the match, as a value worked out before an option loop is found
-        (domains.scalar). None for anything else."""
+        """`target = first(Z where C)` (or top, last, bottom) as statements that stop at the match
+        (domains.scalar), else None."""
         if not isinstance(e, ast.Call) or e.func not in ("top", "last", "first", "bottom") \
                 or id(e) in self.hoisted or id(e) in self.joins or any(id(a) in self.hoisted for a in e.args):
             return None
@@ -127,8 +124,8 @@ class LoopWriter:
             return None
 
     def picked_lines(self, w: ast.Expr) -> tuple[list[str], str] | None:
-        """`S where C` over a pile or a hand as lines (the values worked out first; a test in C that
-        any card matches, where C is a lookup) and the comprehension, made only then; else None."""
+        """`S where C` over a pile or a hand as lines (the values worked out first, a test that any
+        card matches) and the comprehension, made only then; else None."""
         g = self.c.g
         spec = self.zone_spec(w.seq) if isinstance(w, ast.Where) and id(w) not in self.hoisted else None
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
@@ -140,9 +137,8 @@ class LoopWriter:
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
     def matching(self, f: str, lookup: Lookup, seq: str) -> str:
-        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value (`lookup`),
-        in C. A value known now: one set operation with the cards that have it (three times
-        quicker than `map`; a zone holds a card once, so the common cards are the count)."""
+        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value; for a value
+        known now, one set operation with the cards that have it (three times quicker than `map`)."""
         table, value, want = naming().bound_consts(self.names)[lookup.table], lookup.value, lookup.known
         if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
             cards = self.const(self.shared(("cards", id(table), want),
@@ -160,8 +156,7 @@ class LoopWriter:
         return self.tables[key]
 
     def unrolled(self, f: str, w: ast.Where, items: dict[int, str], seats: list[str]) -> str:
-        """A scan over every player, its test written once per seat (`seats`, in the loop's order)
-        with the seat as the item: no loop. The tests stop where the loop would (`or`, `if else`)."""
+        """A scan over every player, its test written once per seat (in the loop's order): no loop."""
         slot = self.c.p.slots[id(w)]
         tests = [f"({self.src(w.cond, {**items, slot: Src(p, reads=True, item=True)})})" for p in seats]
         if f == "count":
@@ -183,8 +178,8 @@ class LoopWriter:
         return seq
 
     def loop(self, e: ast.Where, items: dict[int, str], test: Callable | None = None):
-        """(item's name, seq, test, hoisted): the test is C's source, or what `test(inner, hoisted)`
-        gives, called while the values worked out before the loop stand in C (domains.py)."""
+        """(item's name, seq, test, hoisted): the test is C's source, or `test(inner, hoisted)`'s
+        (domains.py), written while the values worked out before the loop stand in C."""
         slot = self.c.p.slots[id(e)]
         var = f"_i{slot}"
         seq = self.loop_seq(e, items)
@@ -212,8 +207,8 @@ class LoopWriter:
         return var, seq, cond, hoisted
 
     def join_candidates(self, e: ast.Where, skip: set[int], items: dict[int, str]):
-        """`count(S where A and it.x == v)` inside a loop, with v varying and S, A, it.x not: count
-        the values of it.x once, before the loop, and look v up. Only for parts that cannot fail."""
+        """`count(S where A and it.x == v)` in a loop, only v varying: count the values of it.x once,
+        before the loop, and look v up (for parts that cannot fail)."""
         slots = self.c.p.slots
         bound = {slots[id(e)]} | {slots[id(n)] for n in _descendants_nodes(e.cond) if isinstance(n, ast.Where)}
         found = []
@@ -257,8 +252,8 @@ class LoopWriter:
         return None
 
     def short(self, w: ast.Where) -> bool:
-        """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that
-        cannot fail? Then testing every item costs less than stopping at the first match."""
+        """Does `w` go over a short list (a hand, a grid, the players) with a cheap test that cannot
+        fail? Then testing every item costs less than stopping at the first match."""
         g, refs, spec = self.c.g, self.c.p.refs, self.zone_spec(w.seq)
         if spec is not None:
             short = g.zone_shape[g.zone_base[spec]] != STACK
@@ -283,15 +278,13 @@ class LoopWriter:
         return None
 
     def invariant_parts(self, cond: ast.Expr, slot: int) -> list[ast.Expr]:
-        """The largest parts of a loop's test that do not depend on its item (in `slot`), worth
-        working out once, before the loop (`wanted` in `it.number == wanted`)."""
+        """The largest parts of a loop's test that do not depend on its item (`wanted` in `it.number == wanted`)."""
         refs, slots = self.c.p.refs, self.c.p.slots
         varying = {slot} | {slots[id(n)] for n in _descendants_nodes(cond) if isinstance(n, ast.Where)}
         out: list[ast.Expr] = []
 
         def walk(node) -> set[int]:
-            """What node depends on: the item, inner items read outside their own `where`, or
-            chance (-1). Empty: invariant."""
+            """What node depends on: the item, inner items outside their `where`, chance (-1)."""
             kids = list(_children(node))
             deps = [walk(k) for k in kids]
             ref = refs.get(id(node)) if isinstance(node, ast.Name) else None
@@ -311,8 +304,7 @@ class LoopWriter:
         return out
 
     def define_parts(self, cond: ast.Expr, inner: dict[int, str]) -> list[ast.Expr]:
-        """The parts worked out first of the defines applied to items in `cond` (written in place):
-        each define's are the plan's (lower.py)."""
+        """The plan's parts worked out first of the defines applied to items in `cond` (written in place)."""
         hoisted = self.c.plan.define_hoisted
         out: list[ast.Expr] = []
 
@@ -397,8 +389,8 @@ class LoopWriter:
         return None if held is None else [value(c, bool(h)) for c, h in enumerate(held)]
 
     def inline_define(self, info, args: list[str], of_items: bool) -> str | None:
-        """A define applied to loop items (`fits(c)` in a `where`) written in place, its parameters
-        the items' sources: no call, no list of locals. Not where a loop inside it hides an item."""
+        """A define applied to loop items (`fits(c)` in a `where`) written in place: no call, no list
+        of locals (not where a loop inside it hides an item)."""
         if not self.fast:
             return None  # (the plain reference calls the define's body)
         if not args or len(args) != len(info.params) or not of_items:
@@ -410,8 +402,8 @@ class LoopWriter:
         return paren(src) if not reads and len(src) < 2000 else None
 
     def each_define(self, info, e: ast.Call, spread: int, items) -> str:
-        """A define applied to each item of a list (`value(p.row)`): one comprehension with the
-        define written in place (one parameter), else one call of its body per item (`_each`)."""
+        """A define applied to each item of a list (`value(p.row)`): written in place in one
+        comprehension, else one call of its body per item (`_each`)."""
         args = [self.src(a, items) for a in e.args]
         self.spread_vars += 1
         var = f"_i{100000 + self.spread_vars}"  # a name no loop of the define nor around it uses
@@ -454,8 +446,8 @@ class LoopWriter:
         return None if shares is None else f"sum(map({self.const(tuple(shares[1]))}.__getitem__, {shares[0]}))"
 
     def shares(self, e: ast.Expr, items) -> tuple[str, list[int]] | None:
-        """(zone, each card's share) if `e` adds up one zone's cards by what each is alone (a sum of
-        `(Z where C).x`, a count of `Z where C`, sums and differences of them); else None."""
+        """(zone, each card's share) if `e` adds up one zone's cards by what each is alone (sums of
+        `(Z where C).x`, counts of `Z where C`, and sums and differences of them); else None."""
         if not self.fast or id(e) in self.hoisted:
             return None
         if isinstance(e, ast.Binary) and e.op in ("+", "-"):
