@@ -85,8 +85,8 @@ class SourceCompiler(LoopWriter):
 
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
-        """A function of `params` returning `src` (the one place where source becomes a function);
-        with `nlocals`, one that makes its own locals each call (`slots` set from its parameters)."""
+        """A function of `params` returning `src`; with `nlocals`, one that makes its own locals each
+        call (`slots` set from its parameters)."""
         reads = self._reads_of.get(src, True)  # (source of another writer: it may)
         if nlocals is not None and reads:
             env = [(slots or {}).get(k, "None") for k in range(nlocals)]
@@ -139,9 +139,8 @@ class SourceCompiler(LoopWriter):
         return f"_b{self._temps}"
 
     def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
-        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`,
-        which binds `hoisted`. Python takes no `:=` in a comprehension's iterable (a rule about
-        text, so a test of text): where seq or a value holds one, they are a lambda's arguments."""
+        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`, which
+        binds `hoisted`; where one holds a `:=` (never in a comprehension's iterable), a lambda's."""
         if ":=" in seq:
             name = self.temp()
             hoisted, seq = [*hoisted, (name, seq)], name
@@ -273,8 +272,8 @@ class SourceCompiler(LoopWriter):
 
     @contextmanager
     def knowing(self, x: str | None) -> Iterator[None]:
-        """Source written meanwhile runs only once x (that only reads) is known not to be none
-        (`x != none and ...x.hand...`, a chooser tested first): no none check of x is written."""
+        """Source written meanwhile runs only once x is known not to be none (`x != none and
+        ...x.hand...`): no none check of x is written."""
         known = x is not None and pure(x) and not getattr(x, "item", False) and x not in self.known
         if known:
             self.known.add(x)
@@ -395,12 +394,10 @@ class SourceCompiler(LoopWriter):
         if f == "place":
             return self.of_card(x, lambda c: f"{ST.zones}[{ST.loc}[{c}]].index({c}) + 1")
         if f == "knows":
-            if all(v.item or v.number or pure(v) for v in (a[1], x)):  # (read twice, not bound)
-                tests = [f"{v} is not None" for v in (a[1], x) if not (v.item or v.number)]
-                return "(" + " and ".join([*tests, f"bool({ST.known}[{a[1]}] >> {x} & 1)"]) + ")"
-            card, seat = self.temp(), self.temp()
-            return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
-                f"and bool({ST.known}[{card}] >> {seat} & 1))"
+            (card_first, card), (seat_first, seat) = self.once(a[1]), self.once(x)
+            tests = [f"{first} is not None" for first, v in ((card_first, a[1]), (seat_first, x))
+                     if not (v.item or v.number)]
+            return "(" + " and ".join([*tests, f"bool({ST.known}[{card}] >> {seat} & 1)"]) + ")"
         raise AssertionError(f)
 
     @staticmethod
@@ -498,8 +495,7 @@ class SourceCompiler(LoopWriter):
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
     def fixed_value(self, e: ast.Expr):
-        """The plain value (number, string, yes/no or none) `e` is when the rules load: a literal, a
-        constant, the player count, minus one of them, a define of one; else UNKNOWN."""
+        """The plain value (number, string, yes/no or none) `e` is when the rules load, else UNKNOWN."""
         if id(e) in self.hoisted:
             return UNKNOWN
         if isinstance(e, ast.Unary) and e.op == "-":
