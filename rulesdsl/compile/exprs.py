@@ -331,7 +331,7 @@ class SourceCompiler(LoopWriter):
         return Src(f"{naming().name(kind)}[{_plus(base)}{p}]", reads=reads, read=read)
 
     def card_attr(self, table: str, obj: Src) -> Src:
-        """`table[card]`, none for no card; written in place when the card's source only reads."""
+        """`table[card]`, none for no card."""
         if obj.item or obj.number:  # an item, a constant: never none
             return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
         if pure(obj):
@@ -342,7 +342,7 @@ class SourceCompiler(LoopWriter):
         if obj.search is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
             var, rest = obj.search
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
-        return f"_card_attr({table}, {obj})"
+        return self.of_card(obj, lambda c: f"{table}[{c}]")
 
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))

@@ -105,10 +105,6 @@ def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
     raise RulesRuntimeError(rules_message(e), span) from None
 
 
-def _card_attr(table, c):
-    return None if c is None else table[c]
-
-
 def _fail(msg):
     raise RulesRuntimeError(msg)
 
@@ -160,6 +156,6 @@ def _range(a, b, limit):
     return list(range(a, b + 1))
 
 
-RUNTIME = {f.__name__: f for f in (_card_attr, _fail, _some, _sum, _pick, _rand, _hist, _each, _range, _leaf_error)}
+RUNTIME = {f.__name__: f for f in (_fail, _some, _sum, _pick, _rand, _hist, _each, _range, _leaf_error)}
 RUNTIME.update(_consecutive=consecutive, RulesRuntimeError=RulesRuntimeError, _is_not=operator.is_not,
                _NONES=itertools.repeat(None), _LOCATED=LOCATED)  # (_consecutive: `choose set` reads it too)
