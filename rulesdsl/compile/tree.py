@@ -108,13 +108,8 @@ def _constant(e: ast.Expr, refs: dict) -> bool:
 def _grow(procedures: dict, holds) -> set[str]:
     """The procedures whose body `holds(body, names)`, given the names found so far, until no more."""
     found: set[str] = set()
-    grown = True
-    while grown:
-        grown = False
-        for name, info in procedures.items():
-            if name not in found and holds(info.body, found):
-                found.add(name)
-                grown = True
+    while new := {name for name, info in procedures.items() if name not in found and holds(info.body, found)}:
+        found |= new
     return found
 
 
