@@ -41,6 +41,7 @@ class SourceCompiler(LoopWriter):
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
+        self.type = comp.type  # an expression's type
         self.names: dict[str, object] = dict(RUNTIME)
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
@@ -180,9 +181,6 @@ class SourceCompiler(LoopWriter):
             src = Src(src)
         self._reads_of[src] = reads
         return src
-
-    def type(self, e: ast.Expr) -> str:
-        return self.c.type(e)
 
     def s_IntLit(self, e, items):
         return Src(repr(e.value), reads=True, number=e.value >= 0)

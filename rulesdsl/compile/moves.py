@@ -137,10 +137,7 @@ class CardMoves:
                 return str(self.g.zone_base[ref[1]])
         if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:  # `p.hand`: the owner checked for none
             base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
-            seat = self.expr_src(e.obj)
-            if not self.source.never_none(e.obj):
-                seat = self.source.some(seat, f"the owner of '{e.name}' is none")
-            return f"({base} + {seat})"
+            return f"({base} + {self._seat_src(e.obj, f'the owner of {e.name!r} is none')})"
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
 
     def _seat_src(self, e: ast.Expr, msg: str) -> str:
