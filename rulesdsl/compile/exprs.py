@@ -1,38 +1,25 @@
 """Expressions to Python source: the compiler's one writer of expressions.
 
-An expression becomes one Python expression (no Python call per node of the syntax tree):
-`hand where it is plain and it.number == n` runs as `[c for c in hand if kinds[c] == 3 and
-number[c] == n]`. The other writers put this source in their lines; what runs outside the machine
-(a define's value, a `show`, a rank key) is a function made of it (`function`).
-
-The writer never reads its output back: each piece is a `Src` (source.py), a str carrying what
-the writer knew as it wrote it (only reads, a loop's item, `top(S)` of which S, a grid's places, a
-table lookup of an item...). A str, not a tree: the other writers take source as text, facts ride
-along where a form asks its operand what it is, and source joined into new text knows nothing,
-which is safe. What depends on where source is written is a parameter of the writing: the items
-(a scan over the players writes its test once per seat), the sources known not none (`knowing`),
-the naming of locals. Parts (mixins, as they call one another at every turn): loops.py the
-`where` loops, loop_analysis.py what a loop may work out first, card_tables.py each card's value.
+Each expression becomes one Python expression (`hand where it is plain and it.number == n` runs as
+`[c for c in hand if kinds[c] == 3 and number[c] == n]`); what runs outside the machine (a define's
+value, a `show`) is a function made of it. The writer never reads its output back: each piece is a
+`Src` (source.py), a str carrying what the writer knew as it wrote it. What depends on where source
+is written (the items, the sources known not none, the naming of locals) is a parameter of the
+writing. Its part loops.py (a mixin) writes the `where` loops.
 """
 
 from __future__ import annotations
 
-import itertools
-import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TypeVar
 
 from .. import ast
-from ..checker import BOOL, CARD, INT, STR, ZONE, is_list
+from ..checker import CARD, ZONE, is_list
 from ..engine.constants import GRID
-from ..engine.machine import LOCATED
-from ..errors import RulesRuntimeError
-from .card_tables import CardTables
-from .expr_runtime import RUNTIME
-from .loop_analysis import LoopAnalysis
 from .loops import Join, LoopWriter
-from .runtime import _leaf_error
+from .runtime import RUNTIME
 from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE, _descendants_nodes, split
 
@@ -49,15 +36,13 @@ def _plus(base: int) -> str:
     return f"{base} + " if base else ""
 
 
-class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
+class SourceCompiler(LoopWriter):
     """Writes every expression as one Python expression, and makes functions of them."""
 
     def __init__(self, comp):
         self.c = comp  # the Compiler: its tables (refs, types, slots) and its game
-        self.names: dict[str, object] = {
-            **RUNTIME, "RulesRuntimeError": RulesRuntimeError, "_is_not": operator.is_not,
-            "_NONES": itertools.repeat(None), "_leaf_error": _leaf_error, "_LOCATED": LOCATED,
-        }
+        self.type = comp.type  # an expression's type
+        self.names: dict[str, object] = dict(RUNTIME)
         self.consts: dict[int, str] = {}
         self.const_names: set[str] = set()  # the names of consts (tables made when the rules load)
         self.tables: dict = {}  # see shared
@@ -70,20 +55,17 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.join_parts: dict[str, Join] = {}  # per joined table: what it counts
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
-        self._counts = self._rounds = None
         self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
-        # Reads of the locals so far (whole: handed on as their list): see reading.
-        self.local_reads = self.whole_reads = 0
+        self.local_reads = 0  # reads of the locals so far: see reading
+        self.whole_reads = 0  # (blocks.py and straight.py read it: no part hands the locals on as a list)
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
-    @property
+    @cached_property
     def counts(self):
         """The game's one writer of code reading cards by face (counts.py): one, so no names meet."""
-        if self._counts is None:
-            self._counts = self.c.count_writer()
-        return self._counts
+        return self.c.count_writer()
 
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving e's value; `f.src` is its source, which blocks write in place."""
@@ -102,16 +84,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self.local_reads += 1
         return naming().local(k)
 
-    def whole(self) -> str:
-        """The locals as one list, handed to a function (only a naming of a list has one)."""
-        self.local_reads += 1
-        self.whole_reads += 1
-        return naming().list or "env"
-
     def function(self, src: str, params: str = "st, env", nlocals: int | None = None,
                  slots: dict[int, str] | None = None) -> Callable:
-        """A function of `params` returning `src` (the one place where source becomes a function);
-        with `nlocals`, one that makes its own locals each call (`slots` set from its parameters)."""
+        """A function of `params` returning `src`; with `nlocals`, one that makes its own locals each
+        call (`slots` set from its parameters)."""
         reads = self._reads_of.get(src, True)  # (source of another writer: it may)
         if nlocals is not None and reads:
             env = [(slots or {}).get(k, "None") for k in range(nlocals)]
@@ -164,9 +140,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_b{self._temps}"
 
     def over(self, seq: str, write: Callable[..., str], hoisted: list[tuple[str, str]] = ()) -> str:
-        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`,
-        which binds `hoisted`. Python takes no `:=` in a comprehension's iterable (a rule about
-        text, so a test of text): where seq or a value holds one, they are a lambda's arguments."""
+        """The comprehension `write(seq, first)` writes, its first `for` starting with `first`, which
+        binds `hoisted`; where one holds a `:=` (never in a comprehension's iterable), a lambda's."""
         if ":=" in seq:
             name = self.temp()
             hoisted, seq = [*hoisted, (name, seq)], name
@@ -179,10 +154,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return write(seq, f"({names}, ) in (({values}, ),) for ")
 
     def inline(self, f: Callable) -> str:
-        """Python source computing `f(st, env)`: its own source if it has one, else a call."""
+        """Python source computing `f(st, env)`: its own source (every part has one)."""
         src = self.named_src(f)
-        if src is None:
-            return f"{self.const(f)}(st, {self.whole()})"
         if getattr(f, "reads_locals", True):
             self.local_reads += 1
         return paren(src)
@@ -209,19 +182,13 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         self._reads_of[src] = reads
         return src
 
-    def type(self, e: ast.Expr) -> str:
-        return self.c.type(e)
-
     def s_IntLit(self, e, items):
         return Src(repr(e.value), reads=True, number=e.value >= 0)
 
     def s_StrLit(self, e, items):
-        return repr(e.value)
+        return repr(getattr(e, "value", None))
 
-    s_BoolLit = s_StrLit
-
-    def s_NoneLit(self, e, items):
-        return "None"
+    s_BoolLit = s_NoneLit = s_StrLit
 
     def s_Name(self, e: ast.Name, items):
         ref = self.c.p.refs[id(e)]
@@ -280,10 +247,9 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     def rounds(self) -> str:
         """Every seat's round of the table, both ways: `players from p` is a copy of one."""
-        if self._rounds is None:
-            n = self.c.g.players
-            self._rounds = {d: [[(s + d * k) % n for k in range(n)] for s in range(n)] for d in (1, -1)}
-        return self.const(self._rounds)
+        n = self.c.g.players
+        return self.const(self.shared("rounds", lambda: {d: [[(s + d * k) % n for k in range(n)] for s in range(n)]
+                                                         for d in (1, -1)}))
 
     def s_ListLit(self, e: ast.ListLit, items):
         return "[" + ", ".join(self.src(x, items) for x in e.items) + "]"
@@ -304,8 +270,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
 
     @contextmanager
     def knowing(self, x: str | None) -> Iterator[None]:
-        """Source written meanwhile runs only once x (that only reads) is known not to be none
-        (`x != none and ...x.hand...`, a chooser tested first): no none check of x is written."""
+        """Source written meanwhile runs only once x is known not to be none (`x != none and
+        ...x.hand...`): no none check of x is written."""
         known = x is not None and pure(x) and not getattr(x, "item", False) and x not in self.known
         if known:
             self.known.add(x)
@@ -363,21 +329,18 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return Src(f"{naming().name(kind)}[{_plus(base)}{p}]", reads=reads, read=read)
 
     def card_attr(self, table: str, obj: Src) -> Src:
-        """`table[card]`, none for no card; written in place when the card's source only reads."""
+        """`table[card]`, none for no card."""
         if obj.item or obj.number:  # an item, a constant: never none
             return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
-        if obj.end is not None:  # the attribute of `top(S)` or `bottom(S)`
-            end, seq = obj.end
-            i = "-1" if end == "_last" else "0"
-            if pure(seq):
-                return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
-            return f"{end}_attr({table}, {seq})"
+        if obj.end is not None and pure(obj.end[1]):  # the attribute of `top(S)` or `bottom(S)`
+            seq, i = obj.end[1], "-1" if obj.end[0] == "_last" else "0"
+            return f"({table}[{seq}[{i}]] if {seq} and {seq}[{i}] is not None else None)"
         if obj.search is not None:  # the attribute of `top(S where C)`: read in the scan that finds the card
             var, rest = obj.search
             return f"next((({table}[{var}] if {var} is not None else None) for {var} {rest}), None)"
-        return f"_card_attr({table}, {obj})"
+        return self.of_card(obj, lambda c: f"{table}[{c}]")
 
     def s_Call(self, e: ast.Call, items):
         ref = self.c.p.refs.get(id(e))
@@ -429,12 +392,10 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if f == "place":
             return self.of_card(x, lambda c: f"{ST.zones}[{ST.loc}[{c}]].index({c}) + 1")
         if f == "knows":
-            if all(v.item or v.number or pure(v) for v in (a[1], x)):  # (read twice, not bound)
-                tests = [f"{v} is not None" for v in (a[1], x) if not (v.item or v.number)]
-                return "(" + " and ".join([*tests, f"bool({ST.known}[{a[1]}] >> {x} & 1)"]) + ")"
-            card, seat = self.temp(), self.temp()
-            return f"(({card} := {a[1]}) is not None and ({seat} := {x}) is not None " \
-                f"and bool({ST.known}[{card}] >> {seat} & 1))"
+            (card_first, card), (seat_first, seat) = self.once(a[1]), self.once(x)
+            tests = [f"{first} is not None" for first, v in ((card_first, a[1]), (seat_first, x))
+                     if not (v.item or v.number)]
+            return "(" + " and ".join([*tests, f"bool({ST.known}[{card}] >> {seat} & 1)"]) + ")"
         raise AssertionError(f)
 
     @staticmethod
@@ -532,8 +493,7 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         return f"_range({self.src(e.low, items)}, {self.src(e.high, items)}, {MAX_RANGE})"
 
     def fixed_value(self, e: ast.Expr):
-        """The plain value (number, string, yes/no or none) `e` is when the rules load: a literal, a
-        constant, the player count, minus one of them, a define of one; else UNKNOWN."""
+        """The plain value (number, string, yes/no or none) `e` is when the rules load, else UNKNOWN."""
         if id(e) in self.hoisted:
             return UNKNOWN
         if isinstance(e, ast.Unary) and e.op == "-":
@@ -570,12 +530,8 @@ class SourceCompiler(LoopWriter, LoopAnalysis, CardTables):
         if all(isinstance(r, LITERALS) for _, r in e.cases) and (e.default is None or isinstance(e.default, LITERALS)):
             table = {value: None if isinstance(r, ast.NoneLit) else r.value for value, r in reversed(e.cases)}
             return f"{self.const(table)}.get({x}, {default})"
-        if self.type(e.subject) not in (INT, STR, BOOL):  # found by hash as in a table: its case's number
-            numbers = {value: i for i, (value, _) in reversed(list(enumerate(e.cases)))}
-            x = f"{self.const(numbers)}.get({x}, -1)"
-            results = [(i, r) for i, (_, r) in enumerate(results)]
-            if not results:  # (the subject is still worked out)
-                return f"({x}, {default})[1]"
+        if not results:  # (the subject is still worked out)
+            return f"({x}, {default})[1]"
         first, rest = self.once(x)  # the first case equal to the subject
         out = default
         for i in range(len(results) - 1, -1, -1):

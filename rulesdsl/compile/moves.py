@@ -1,5 +1,5 @@
-"""The statements that move cards and change who knows them (move, move all, draw, deal,
-shuffle, reveal, show, swap), each op written once, as source, in the form a run asks for."""
+"""The statements that move cards and change who knows them (move, move all, draw, deal, shuffle,
+reveal, show, swap): each op's source written once, in the form a run asks for."""
 
 from __future__ import annotations
 
@@ -21,18 +21,14 @@ def _indented(lines: list[str], by: str = "    ") -> list[str]:
     return [by + line for line in lines]
 
 
-def _text(words: str) -> str:
-    """A Python string literal of `words` (the texts of events are joined with `+` in generated
-    source, not written as f-strings: a leaf written in place renames its locals outside strings)."""
-    return repr(words)
+_text = repr  # an event's text in generated source: literals joined with `+`, never f-strings
 
 
 class CardMoves:
     """The cards' statements of the Compiler (a part of it, with Statements)."""
 
     def _cards_src(self, e: ast.Expr, target: str) -> list[str]:
-        """Lines setting `target` to a new list of the cards of a card, a zone or a list of cards
-        (none left out)."""
+        """Lines setting `target` to a new list of the cards of a card, a zone or a list (no none)."""
         what = self.expr_src(e)
         if self.type(e) == CARD:
             return [f"_c = {what}", f"{target} = [] if _c is None else [_c]"]
@@ -40,8 +36,7 @@ class CardMoves:
         return [f"_l = {what}", f"{target} = [_x for _x in _l if _x is not None]"]
 
     def _moved_log(self, cards: str, sources: str, to: str) -> str:
-        """The event of `cards` moved from the zones `sources` names (source of a string) to zone
-        `to` (a number, or a name holding one)."""
+        """The event of `cards` moved from `sources` (a string's source) to zone `to` (a number or a name)."""
         return f"{self.source.const(log_moved)}(st, {cards}, {sources}, {self._zone_name(to)})"
 
     def _zone_name(self, z: str) -> str:
@@ -50,8 +45,7 @@ class CardMoves:
         return _text(names[int(z)]) if z.isdigit() else f"{self.source.const(names)}[{z}]"
 
     def _card_op(self, s: ast.Stmt, b, write: Callable[[Any, Variant], list[str]], zones=(), parts=()) -> None:
-        """A card statement's op, written by `write(s, v)`; its zones and parts are compiled now
-        (a zone it cannot name is an error now, not when it is written)."""
+        """A card statement's op, written by `write(s, v)`; its zones and parts compiled now (errors now)."""
         for z in zones:
             self.zone_src(z)
         for e in parts:
@@ -62,8 +56,7 @@ class CardMoves:
         self._card_op(s, b, self._move_src, [s.to], [] if s.at is None else [s.at])
 
     def _move_src(self, s: ast.Move, v: Variant) -> list[str]:
-        """`move X to Z [at P]`: to a pile or hand known here, each card's move written out; with a
-        log or to a place, card by card by `move_card`, and the event after."""
+        """`move X to Z [at P]`: with a log or to a place, card by card by `move_card`, the event after."""
         zone = self.zone_src(s.to)
         head = [f"_z = {zone}"]
         if s.at is not None:
@@ -81,9 +74,8 @@ class CardMoves:
                                            plain[shared:])]
 
     def _put_all_src(self, s: ast.Move, zone: str, v: Variant) -> tuple[list[str], int]:
-        """`move X to Z` in a run without a log: to a pile or hand known here, each card's move
-        written out, else card by card by `move_card`; and how many first lines it has in common
-        with a logged run's (`_z`, then the value read, as _cards_src reads it)."""
+        """`move X to Z` without a log: to a pile or hand known here, each card's move written out; and
+        how many first lines it shares with a logged run's (`_z`, then the value read)."""
         what = self.expr_src(s.what)
         put = zone.isdigit() and not self.g.zone_grid[int(zone)]  # written out: a pile or hand known here
         lines = [] if put else [f"_z = {zone}"]
@@ -126,9 +118,8 @@ class CardMoves:
         return [] if not m else [f"{known}[{c}] = {~m}" if m < 0 else f"{known}[{c}] |= {m}"]
 
     def _count_src(self, v: Variant, c: str, source: str, dest: str, each: bool = False) -> list[str]:
-        """Lines keeping a straight run's counts of counted hands (State.counts, see counts.py) as
-        card c (with `each`, every card of list c) goes from zone `source` to zone `dest`; none
-        where no counts are kept (`v.counting`: the machine never runs while they are)."""
+        """Lines keeping a straight run's counts of hands by face (counts.py) as card c (`each`: the
+        cards of list c) goes from zone `source` to `dest`; none unless `v.counting`."""
         g = self.g
         lines = []
         for z, sign in ((source, "-"), (dest, "+")):
@@ -146,10 +137,7 @@ class CardMoves:
                 return str(self.g.zone_base[ref[1]])
         if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:  # `p.hand`: the owner checked for none
             base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
-            seat = self.expr_src(e.obj)
-            if not self.source.never_none(e.obj):
-                seat = self.source.some(seat, f"the owner of '{e.name}' is none")
-            return f"({base} + {seat})"
+            return f"({base} + {self._seat_src(e.obj, f'the owner of {e.name!r} is none')})"
         raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
 
     def _seat_src(self, e: ast.Expr, msg: str) -> str:
@@ -161,8 +149,7 @@ class CardMoves:
         self._card_op(s, b, self._move_all_src, [s.source, s.to])
 
     def _move_all_src(self, s: ast.MoveAll, v: Variant) -> list[str]:
-        """`move all A to D`: two piles or hands (known to differ) spill one onto the other;
-        a grid's cards go card by card, and its places with them."""
+        """`move all A to D`: piles and hands spill one onto the other; a grid's cards go one by one."""
         grid = self.g.zone_grid  # prepared with the zones, before any statement is compiled
         a, d = self.zone_src(s.source), self.zone_src(s.to)
         seen = a.isdigit() and self.g.zone_vis[int(a)] == PUBLIC  # (from a public zone: see _arrive_src)
@@ -192,8 +179,7 @@ class CardMoves:
         return v.logged([*body(["_m = st.move_all(_z, _d)"]), event], body(fast))
 
     def _spill_src(self, a: str, d: str, v: Variant, seen: bool = False) -> list[str]:
-        """`st.move_all(a, d)` written out (two piles or hands, known to differ); `seen`: the cards
-        come from a public zone, everyone knows them already."""
+        """`st.move_all(a, d)` written out (piles or hands known to differ; `seen`: from a public zone)."""
         each = [*self._arrive_src("_l", d, seen), *self._count_src(v, "_l", a, d, True)]
         return [f"_l = {ST.zones}[{a}]", "if _l:", *_indented(each), f"    {ST.zones}[{d}].extend(_l)",
                 "    _l.clear()"]
@@ -202,8 +188,7 @@ class CardMoves:
         self._card_op(s, b, self._draw_src, [s.source, s.to], [s.count])
 
     def _draw_src(self, s: ast.Draw, v: Variant) -> list[str]:
-        """`draw N from Z to D`: the top card onto its own zone once only; from a pile known here,
-        the cards popped and pushed in place (all at once when the pile holds enough)."""
+        """`draw N from Z to D` (onto Z itself once only); from a pile known here, popped and pushed in place."""
         g = self.g
         z, d = self.zone_src(s.source), self.zone_src(s.to)
         n = self.expr_src(s.count)
@@ -222,15 +207,13 @@ class CardMoves:
                                  "else:", *_indented(self._popped_src(z, "_d", n, v))])
 
     def _popped_src(self, z: str, d: str, n: str, v: Variant) -> list[str]:
-        """`draw N from Z to D` from a pile Z known here, without a log: popped and pushed in place."""
+        """`draw N from Z to D` from a pile known here, without a log: all at once when it holds enough."""
         to = [] if d.isdigit() or d == "_d" else [f"_d = {d}"]
         if not d.isdigit():
             d = "_d"
-        more = self._refill_test(int(z))
         if n == "(1)":
-            return [*to, *self._pop_src(z, d, v), *([f"elif {more}: st.draw_one({z}, {d})"] if more else [])]
-        stop = f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"
-        each = ["for _ in range(_n):", *_indented(self._pop_src(z, d, v)), f"    {stop}"]
+            return [*to, *self._pop_src(z, d, v, loop=False)]
+        each = ["for _ in range(_n):", *_indented(self._pop_src(z, d, v))]
         if d == z:
             return [*to, f"_n = {n}", "if _n > 1: _n = 1", *each]
         clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
@@ -241,16 +224,9 @@ class CardMoves:
         return [*to, f"_n = {n}", *clamp, f"_l = {ST.zones}[{z}]", f"if _n > 0 and len(_l) >= _n{other}:",
                 *_indented(bulk), "else:", *_indented(each)]
 
-    def _refill_test(self, z: int) -> str | None:
-        """When `draw_one` from the empty pile z can find cards: never (None), or when its refill
-        source holds more cards than z keeps back (as `refill` tests it)."""
-        source = self.g.zone_refill[z]
-        return None if source < 0 else f"len({ST.zones}[{source}]) > {self.g.zone_keep[z]}"
-
     def _arrive_src(self, cards: str, d: str, seen: bool = False) -> list[str]:
-        """Where the cards of list `cards` now are (zone d, a number or a name) and what d teaches:
-        nothing if everyone knows them (`seen`: they were in a public zone, whose every card is
-        known to all, as entering it, its shuffles and a swap into it make sure)."""
+        """The cards of list `cards` are in zone d (a number or a name) and learn what it shows, unless
+        `seen` (from a public zone: known to all already)."""
         if seen:
             return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}"]
         if d.isdigit():
@@ -262,19 +238,25 @@ class CardMoves:
                 "if _t:", f"    _k = {ST.known}", "    if _t < 0:", "        _t = ~_t",
                 f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
 
-    def _pop_src(self, z: str, d: str, v: Variant) -> list[str]:
-        """`draw_one(z, d)`'s common case written out: if pile z has a card, its top card onto
-        zone d (a number, or a name holding one), which learns what the zone shows."""
+    def _pop_src(self, z: str, d: str, v: Variant, loop: bool = True) -> list[str]:
+        """`draw_one(z, d)`'s common case written out: pile z's top card, if any, onto zone d; else
+        draw_one itself if a refill may find cards (as `refill` tests it), and in a `loop`, a stop."""
+        source = self.g.zone_refill[int(z)]
+        more = None if source < 0 else f"len({ST.zones}[{source}]) > {self.g.zone_keep[int(z)]}"
+        if loop:
+            tail = [f"elif not {more} or st.draw_one({z}, {d}) is None: break" if more else "else: break"]
+        else:
+            tail = [f"elif {more}: st.draw_one({z}, {d})"] if more else []
         return [f"_l = {ST.zones}[{z}]", "if _l:", "    _c = _l.pop()", f"    {ST.zones}[{d}].append(_c)",
-                f"    {ST.loc}[_c] = {d}", *_indented([*self._learn_src("_c", d), *self._count_src(v, "_c", z, d)])]
+                f"    {ST.loc}[_c] = {d}", *_indented([*self._learn_src("_c", d), *self._count_src(v, "_c", z, d)]),
+                *tail]
 
     def s_Deal(self, s: ast.Deal, b):
         self._card_op(s, b, self._deal_src, [s.source], [s.count])
 
     def _deal_src(self, s: ast.Deal, v: Variant) -> list[str]:
-        """`deal N from Z to each H`: N rounds of a card to each seat's H, stopped when the pile has
-        nothing more to give; at most as many rounds as there are cards (more would only move a
-        card from a hand to itself again; cards that go round through a refill count there)."""
+        """`deal N from Z to each H`: N rounds of a card to each seat's H, until the pile runs out; at
+        most as many rounds as there are cards (more would only move cards round again)."""
         spec = next(z for z in self.p.zones if z.name == s.zone)
         base, n, ncards = self.g.zone_base[spec.index], self.n, self.g.ncards
         z, k = self.zone_src(s.source), self.expr_src(s.count)
@@ -296,9 +278,7 @@ class CardMoves:
             # (from a grid, or onto each seat's grid: draw_one itself, which counts a grid's places)
             return [f"_z = {z}", *v.logged(logged, dealt(k, "_s", drawn))]
         # From a pile known here, in a run without a log: each card popped and pushed in place.
-        more = self._refill_test(int(z))
-        stop = f"elif not {more} or st.draw_one({z}, _d) is None: break" if more else "else: break"
-        return v.logged([f"_z = {z}", *logged], dealt(k, "_d", [*self._pop_src(z, "_d", v), stop]))
+        return v.logged([f"_z = {z}", *logged], dealt(k, "_d", self._pop_src(z, "_d", v)))
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         self._card_op(s, b, self._shuffle_src, [s.zone])

@@ -1,12 +1,16 @@
-"""Functions the compiled rules call while they run: the limits' checks and the parts of
-messages and expressions worked out outside the machine."""
+"""Functions the compiled rules call while they run: the limits' checks, the parts worked out
+outside the machine, and (RUNTIME, by these names) what an expression cannot say as one Python
+expression of its own (a none check that raises, a sum that skips nones, a range with a limit)."""
 
 from __future__ import annotations
 
+import itertools
+import operator
 import sys
 from collections.abc import Callable
 
-from ..engine.machine import rules_message
+from ..engine.machine import LOCATED, rules_message
+from ..engine.sets import consecutive
 from ..engine.state import State
 from ..errors import RulesRuntimeError
 
@@ -20,9 +24,8 @@ def log_moved(st: State, cards: list, sources: str, to: str) -> None:
 
 
 def _located_part(f: Callable[..., object], span, number: bool = False) -> Callable[..., object]:
-    """An expression worked out outside the machine (a `show`, a `statistic`, a `choose` label):
-    a failure is a runtime error at its line, as the machine's are; a `number` must also fit a
-    float (a mean)."""
+    """An expression worked out outside the machine (a `show`, a `statistic`): a failure is a
+    runtime error at its line, as the machine's are; a `number` must also fit a float (a mean)."""
     def part(st, *env):
         try:
             v = f(st, *env)
@@ -68,8 +71,8 @@ def _number_guard(digits: int, no_none: bool) -> Callable[[State, object], objec
 
 
 def _list_guard(size: int) -> Callable[[State, list], list]:
-    """A list joined with `+` as it is stored: at most `size` items, and its items count against
-    the step budget (a list joined again at every pass of a loop costs the square of its size)."""
+    """A list joined with `+` as it is stored: at most `size` items, each counted against the step
+    budget (a list joined at every pass of a loop costs the square of its size)."""
     def joined(st, v):
         if v is not None:
             if len(v) > size:
@@ -84,9 +87,8 @@ def _list_guard(size: int) -> Callable[[State, list], list]:
 
 
 def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
-    """Locate an error raised in a leaf's lines written in its caller (see leaf_lines) at the
-    leaf's own op, as the machine locates an error in a block of the leaf: the same words and
-    span. An error already located, or raised in a block these lines called, goes on as it is."""
+    """Locate an error raised in a leaf's lines written in its caller at the leaf's own op, as the
+    machine would (an error already located, or raised in a block they called, goes on as it is)."""
     game = st.game
     if isinstance(e, RulesRuntimeError) and e.span is not None:
         raise e
@@ -101,3 +103,59 @@ def _leaf_error(st, e: BaseException, code_id: int, owners: tuple, size: int):
     op = owners[i] if 0 <= i < len(owners) else -1
     span = spans[op] if 0 <= op < len(spans) else None
     raise RulesRuntimeError(rules_message(e), span) from None
+
+
+def _fail(msg):
+    raise RulesRuntimeError(msg)
+
+
+def _some(v, msg):
+    if v is None:
+        raise RulesRuntimeError(msg)
+    return v
+
+
+def _sum(values):
+    if type(values) is list and None not in values:  # the common case: nothing to skip
+        return sum(values)
+    return sum([v for v in values if v is not None])  # (a list: quicker than a generator)
+
+
+def _pick(f, values):
+    if type(values) is list and None not in values:
+        return f(values, default=None)
+    return f([v for v in values if v is not None], default=None)
+
+
+def _rand(st, s):
+    return s[st.randbelow(len(s))] if s else None
+
+
+def _hist(keys: list) -> dict:
+    """How many times each value occurs (quicker than Counter on a hand's worth)."""
+    h: dict = {}
+    for k in keys:
+        h[k] = h.get(k, 0) + 1
+    return h
+
+
+def _each(body, st, env, k):
+    """A define applied to each item (none skipped) of its list argument in slot k of env."""
+    out = []
+    for item in env[k]:
+        if item is not None:
+            one = env[:]
+            one[k] = item
+            out.append(body(st, one))
+    return out
+
+
+def _range(a, b, limit):
+    if b - a > limit:
+        raise RulesRuntimeError(f"the range {a}..{b} is too long (at most {limit} numbers)")
+    return list(range(a, b + 1))
+
+
+RUNTIME = {f.__name__: f for f in (_fail, _some, _sum, _pick, _rand, _hist, _each, _range, _leaf_error)}
+RUNTIME.update(_consecutive=consecutive, RulesRuntimeError=RulesRuntimeError, _is_not=operator.is_not,
+               _NONES=itertools.repeat(None), _LOCATED=LOCATED)  # (_consecutive: `choose set` reads it too)

@@ -1,5 +1,4 @@
-"""Small helpers for writing Python source, shared by the writers of expressions, blocks and
-straight functions."""
+"""Small helpers for writing Python source, shared by the writers of expressions, blocks and straight functions."""
 
 from __future__ import annotations
 
@@ -28,17 +27,15 @@ UNKNOWN = object()  # no value known when the rules load (SourceCompiler.fixed_v
 
 @lru_cache(maxsize=8192)
 def code_of(text: str, filename: str = "<string>", mode: str = "eval") -> CodeType:
-    """Python's `compile` of written source, kept: a game loaded again (for another number of
-    players, in a worker, by a test) is written as mostly the same source, and compiling it was
-    the slowest step of a load. A code object is immutable; each `exec`/`eval` of it still makes
-    new functions. (A SyntaxError is raised each time: it is never kept.)"""
+    """Python's `compile` of written source, kept: a game loaded again (other players, a worker, a
+    test) is mostly the same source, and compiling it was the slowest step of a load."""
     return compile(text, filename, mode)
 
 
 @lru_cache(maxsize=4096)
 def read_counts(text: str) -> tuple[Counter, Counter]:
-    """How often Python source (statements) reads each field of `st` (`st.turn`) and each plain
-    name: counted in its syntax tree, once per distinct source. Read only: the counts are shared."""
+    """How often Python source reads each field of `st` (`st.turn`) and each plain name (read only:
+    the counts are shared)."""
     fields: Counter = Counter()
     names: Counter = Counter()
     for node in pyast.walk(pyast.parse(text)):
@@ -50,13 +47,13 @@ def read_counts(text: str) -> tuple[Counter, Counter]:
 
 
 class NoSource(Exception):
-    """A writer of a special form (an option loop, a counted option) does not write this one:
-    its caller writes the general form (the expression's own source) instead."""
+    """A writer of a special form (an option loop, a counted option) does not write this one: its
+    caller writes the general form instead."""
 
 
 def env_list(items: list[str], size: int) -> str:
-    """Python making a new env of `size` slots, `items` first: one list display, a short padding
-    written out (`[a] + [None] * k` builds three lists, and costs a call's worth of time)."""
+    """A new env of `size` slots, `items` first: a short padding written out (`[a] + [None] * k`
+    builds three lists)."""
     pad = size - len(items)
     if pad <= 12:
         return "[" + ", ".join([*items, *["None"] * pad]) + "]"
@@ -64,13 +61,10 @@ def env_list(items: list[str], size: int) -> str:
 
 
 class Naming:
-    """What written source calls the locals: items of a list (`env[3]`, the machine's frame;
-    `_e4[3]`, an inlined leaf's list) or Python locals of their own (`_e3` in a straight unit,
-    `_e7_3` for a hook written in place, `_e4_3` for an inlined leaf); and the state's fields and
-    the generated code's constants, which a straight function may bind to locals first (`fields`:
-    `_Szones` for `st.zones`; `consts`: `_K33` for `_k33`). The writers take it as a parameter, so
-    nothing renames their source afterwards. It counts the stores into fields it sees written (a
-    stored field is never bound)."""
+    """What written source calls the locals (items of a list, `env[3]`, or Python locals, `_e3`), the
+    state's fields and the constants a straight function binds to locals first (`_Szones`, `_K33`).
+    A parameter of the writers, so nothing renames their source afterwards; it counts the stores
+    into fields (a stored field is never bound)."""
 
     __slots__ = ("consts", "fields", "list", "prefix", "stores")
 
@@ -105,8 +99,7 @@ class Naming:
         return "_K" + name[2:] if name in self.consts else name
 
     def bound_consts(self, names: dict) -> dict:
-        """`names` (the generated code's globals) with the constants bound here by their local
-        names too, for source of this naming evaluated on its own (card_tables)."""
+        """The generated code's globals with the constants bound here by their local names too."""
         return {**names, **{"_K" + k[2:]: names[k] for k in self.consts}} if self.consts else names
 
     @property
@@ -133,8 +126,7 @@ def naming() -> Naming:
 
 @contextmanager
 def named(how: Naming) -> Iterator[None]:
-    """Source written meanwhile (expressions, and statements' locals) names the locals so; a
-    machine block written meanwhile (a leaf's callee) says `named(ENV)` for its own."""
+    """Source written meanwhile names the locals so (a leaf's callee's block says `named(ENV)`)."""
     _naming.append(how)
     try:
         yield
@@ -142,31 +134,23 @@ def named(how: Naming) -> Iterator[None]:
         _naming.pop()
 
 
-class Variant:
-    """Which form of a statement's source its writer writes: for a run that may keep a log (`log`:
-    the machine's blocks, which test `st.log` at run time), with the lines only a logged run runs
-    marked by `logged`; with the lines that keep a straight run's counts of hands by face
-    (`counting`: only straight runs keep counts, the machine's blocks never run while they last)."""
+class Variant(NamedTuple):
+    """Which form of a statement's source its writer writes: for a run that may keep a log (the
+    machine's blocks test `st.log`), and with the lines that keep a straight run's counts of hands."""
 
-    __slots__ = ("counting", "log")
-
-    def __init__(self, log: bool = False, counting: bool = False) -> None:
-        self.log = log
-        self.counting = counting
+    log: bool = False
+    counting: bool = False
 
     def logged(self, logged: str | list, plain: list | None = None, ind: str = "") -> list:
-        """The lines a run with a log runs (`logged`: one simple statement as a string, else a
-        list of items) in place of `plain` (none if not given): for a run that may keep a log, one
-        Logged item (the block writer writes its test); for one that never does, plain as it is.
-        Lines in either list carry their whole indent; `ind` is the test's."""
+        """The lines a run with a log runs (a simple statement, or a list) in place of `plain`: one
+        Logged item for a run that may keep a log, else plain. `ind` is the test's indent."""
         if not self.log:
             return list(plain or [])
         return [Logged(logged if isinstance(logged, str) else tuple(logged), tuple(plain or ()), ind)]
 
 
 class Logged(NamedTuple):
-    """Lines only a run with a log runs, in place of `plain` (see Variant.logged): in a machine
-    block, under `if st.log is not None:` (on one line when `logged` is one simple statement)."""
+    """Lines only a run with a log runs, in place of `plain`: under `if st.log is not None:`."""
 
     logged: str | list
     plain: tuple
@@ -177,8 +161,7 @@ STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no l
 
 
 class Src(str):
-    """Source the expression writer wrote, with what it knows of it as it writes it, so that no
-    writer reads its text back. Plain strings (source of other writers) know nothing."""
+    """Source the expression writer wrote, with what it knows of it, so no writer reads text back."""
 
     reads = False  # only reads (locals, state fields, items, numbers, + - %): cheap and safe to read twice
     item = False  # a loop's item (or what a scan written seat by seat puts in its place): never none
@@ -201,7 +184,7 @@ class Src(str):
 
 
 def paren(src: str) -> Src:
-    """`(src)`, knowing what src is (an item is a name no longer, nor a read or a grid's cards)."""
+    """`(src)`, knowing what src is (no longer an item, a read nor a grid's cards)."""
     return Src(f"({src})", reads=getattr(src, "reads", False), number=getattr(src, "number", False),
                end=getattr(src, "end", None), inner=src, truth=getattr(src, "truth", None))
 

@@ -1,5 +1,4 @@
-"""The game's tables from the checked program: what each type of cell may hold, for
-determinization."""
+"""The game's tables from the checked program: what each type of cell may hold, for determinization."""
 
 from __future__ import annotations
 
@@ -7,21 +6,14 @@ from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, 
 from ..engine.constants import GRID, HAND, HIDDEN, OTHERS, PRIVATE, PUBLIC, STACK
 
 SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
-
-
 VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC, "others": OTHERS}
-
-
-# What a value of a type may name, for determinization (see `names_cards`).
-NO_CARD, A_CARD, CARDS = 0, 1, 2
-
+NO_CARD, A_CARD, CARDS = 0, 1, 2  # what a value of a type may name (see `names_cards`)
 _NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
 
 
 def names_cards(t: str) -> int:
-    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS: a list of cards or
-    a zone's list), or neither. A type no rule here knows stops the compiler: a new type must say
-    whether it can name a card, or a sampled world could keep naming the real cards."""
+    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS), or neither. A new
+    type must say, or a sampled world could keep naming the real cards: an unknown one stops here."""
     if t == CARD:
         return A_CARD
     if t == ZONE or (is_list(t) and elem(t) == CARD):
@@ -32,8 +24,7 @@ def names_cards(t: str) -> int:
 
 
 def _card_cells(group: list, layout: dict[str, tuple[int, bool]], players: int) -> tuple[tuple[int, ...], ...]:
-    """The cells of a group of variables (or counters), one per player for those per player,
-    that may hold a card, and those that may hold a list of cards."""
+    """The cells of a group of variables (or counters) that may hold a card, and a list of cards."""
     found: tuple[list[int], list[int]] = ([], [])
     for v in group:
         kind = names_cards(v.type)

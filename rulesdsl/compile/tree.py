@@ -1,5 +1,5 @@
-"""Facts read off the syntax tree before anything is written: what a body may do (decide, end,
-recurse), an expression's parts, and a rule's own text for messages."""
+"""Facts read off the syntax tree before anything is written: what a body may do (decide, end, recurse),
+an expression's parts, and a rule's own text for messages."""
 
 from __future__ import annotations
 
@@ -35,8 +35,7 @@ def _statements(body: tuple[ast.Stmt, ...]):
 
 
 def split(node: ast.Expr, op: str = "and", whole=()) -> list[ast.Expr]:
-    """The terms of `a op b op c` (a node whose id is in `whole`, say a part worked out before a
-    loop, is one term)."""
+    """The terms of `a op b op c` (a node whose id is in `whole` is one term)."""
     if isinstance(node, ast.Binary) and node.op == op and id(node) not in whole:
         return split(node.left, op, whole) + split(node.right, op, whole)
     return [node]
@@ -76,26 +75,19 @@ def _may_end(body: tuple[ast.Stmt, ...], ending: set[str]) -> bool:
 
 
 def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
-    """The procedures that never wait for a decision (no `choose`, and they call only such
-    procedures; a recursive one is never a leaf), and those that may reach an `end`."""
+    """The procedures that never wait for a decision (a recursive one never counts), and those that may end."""
     return _grow(procedures, _never_decides), _grow(procedures, _may_end)
 
 
 def _recursive(procedures: dict) -> set[str]:
     """The procedures that may call themselves, through others or not: a cycle of the call graph."""
-    calls = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)}
+    reach = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)} & procedures.keys()
              for name, info in procedures.items()}
-
-    def reached(name: str) -> set[str]:
-        seen, todo = set(), list(calls[name])
-        while todo:
-            f = todo.pop()
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-        return seen
-
-    return {name for name in procedures if name in reached(name)}
+    for via in reach:  # (Warshall's closure: what `via` reaches, whoever reaches `via` reaches too)
+        for calls in reach.values():
+            if via in calls:
+                calls |= reach[via]
+    return {name for name, calls in reach.items() if name in calls}
 
 
 def _literal(src: str) -> int | None:
@@ -116,13 +108,8 @@ def _constant(e: ast.Expr, refs: dict) -> bool:
 def _grow(procedures: dict, holds) -> set[str]:
     """The procedures whose body `holds(body, names)`, given the names found so far, until no more."""
     found: set[str] = set()
-    grown = True
-    while grown:
-        grown = False
-        for name, info in procedures.items():
-            if name not in found and holds(info.body, found):
-                found.add(name)
-                grown = True
+    while new := {name for name, info in procedures.items() if name not in found and holds(info.body, found)}:
+        found |= new
     return found
 
 
