@@ -6,6 +6,7 @@ the fuzzing inputs of tests/test_fuzz_rules.py, through which the server must ke
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import sys
@@ -114,17 +115,68 @@ class Editor:
             lsp.TextDocumentIdentifier(from_fs_path(str(path)))))
 
 
+    async def forget(self) -> None:
+        """Close every document this session opened, and wait until the server has handled it (a
+        document opened and closed after them is answered in order), so that the next session
+        meets a server with no document open and no diagnostics of this one on their way."""
+        for uri in self.versions:
+            self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        mark = ROOT / "tests" / "lsp-session-end-unsaved.rules"  # (never written)
+        await self.open(mark, "")
+        uri = from_fs_path(str(mark))
+        before = self.count[uri]
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        await asyncio.wait_for(self._published_more(uri, before), WAIT)
+        self.diagnostics, self.count, self.versions = {}, {}, {}
+
+    async def _published_more(self, uri: str, before: int) -> None:
+        while self.count.get(uri, 0) <= before:
+            self.changed.clear()
+            await self.changed.wait()
+
+
+# One server for the module's sessions, in one event loop: starting a server costs about a second
+# of processor time, and an editor keeps one server for all its documents too. Each session
+# closes what it opened; a session that leaves the server dead makes the next one start another.
+_LOOP: asyncio.AbstractEventLoop | None = None
+_EDITOR: Editor | None = None
+
+
 def session(scenario) -> None:
-    """Run one editor session against a fresh server."""
+    """Run one editor session against the module's server (started at the first session)."""
+    global _LOOP, _EDITOR
+    if _LOOP is None:
+        _LOOP = asyncio.new_event_loop()
+
     async def run():
-        editor = Editor()
-        await editor.start()
+        global _EDITOR
+        if _EDITOR is None:
+            editor = Editor()
+            await editor.start()
+            _EDITOR = editor
+        editor = _EDITOR
+        editor.logs = []
         try:
             await scenario(editor)
-        finally:
-            await editor.stop()
+            await editor.forget()
+        except BaseException:
+            _EDITOR = None  # (a server in an unknown state: the next session starts its own)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(editor.stop(), 10)
+            raise
         assert not [m for m in editor.logs if "internal error" in m], editor.logs
-    asyncio.run(run())
+    _LOOP.run_until_complete(run())
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_the_server():
+    yield
+    global _LOOP, _EDITOR
+    if _LOOP is not None:
+        if _EDITOR is not None:
+            _LOOP.run_until_complete(_EDITOR.stop())
+        _LOOP.close()
+    _LOOP, _EDITOR = None, None
 
 
 def position_of(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
