@@ -564,46 +564,49 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     for f in files:
         # a file that does not check stops here
         load(f, players=args.players, limits=_limits(args), allow_paths=allowed, **_parse_sets(args.set))
+    width = terminal_width(out)
+
+    def say(text: str, indent: int = 4) -> None:
+        """A line of the report, wrapped to the terminal's width (80 columns without one)."""
+        print("\n".join(wrap(text, width, indent)), file=out)
+
     failed = 0
     total = 0
     for f in files:
         for r in run_scenarios(f, allow_paths=allowed):
             total += 1
-            if r.ok:
-                print(f"  ok    {r.name}", file=out)
-            else:
+            say(f"  {'ok  ' if r.ok else 'FAIL'}  {r.name}", 8)
+            if not r.ok:
                 failed += 1
-                print(f"  FAIL  {r.name}", file=out)
-                print(f"        {r.failure}", file=out)
+                say(f"        {r.failure}", 8)
     if total:
-        print(f"scenarios: {total - failed} passed, {failed} failed", file=out)
+        say(f"scenarios: {total - failed} passed, {failed} failed")
     target = files[-1]  # a companion imports the game: its invariants are the game's plus its own
     game = load(target, allow_paths=allowed)
     inv = len(game.invariants)
     how_many = f"{args.games} game{'s' if args.games != 1 else ''}" if args.games else f"{args.profile} profile"
-    print(f"generated games ({how_many}): checking {inv} invariant{'s' if inv != 1 else ''} of "
-          f"{Path(target).name} and the engine's own after every move...", file=out)
+    say(f"generated games ({how_many}): checking {inv} invariant{'s' if inv != 1 else ''} of "
+        f"{Path(target).name} and the engine's own after every move...", 2)
     out.flush()
     with progress_bar(err, args.games or PROFILES[args.profile], "generated") as progress:
         res = check_properties(target, games=args.games, seed=args.seed, profile=args.profile,
                                max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
                                limits=_limits(args), allow_paths=allowed, progress=progress)
     if res.ok:
-        print(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure",
-              file=out)
+        say(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure")
     else:
         failed += 1
         t = res.transcript
-        print(f"generated games: FAILED after {res.games} good games", file=out)
-        print(f"  {res.failure}", file=out)
+        say(f"generated games: FAILED after {res.games} good games")
+        say(f"  {res.failure}")
         if t is not None:
             saved = t.save(Path(args.save_dir) / f"{Path(target).name.removesuffix('.rules')}-{t.seed}.json")
-            print(f"  shrunk to {len(t.moves)} moves: {t.players} players, parameters {t.params}, seed {t.seed}",
-                  file=out)
+            say(f"  shrunk to {len(t.moves)} moves: {t.players} players, parameters {t.params}, seed {t.seed}")
             shown = ", ".join(t.moves[:40]) + (f", ... ({len(t.moves) - 40} more)" if len(t.moves) > 40 else "")
-            print("  moves: " + (shown if t.moves else "(none: it fails during setup)"), file=out)
-            print(f"  transcript: {saved}", file=out)
+            say("  moves: " + (shown if t.moves else "(none: it fails during setup)"))
+            say(f"  transcript: {saved}")
             also = "".join(f" --allow-path {d}" for d in allowed)  # (the replay reads what the test read)
+            # (The one line left whole, to be copied: only its paths make it wider than the screen.)
             print(f"  replay it:  rulesdsl replay {target} {saved}{also}", file=out)
     return EXIT_ERROR if failed else EXIT_OK
 

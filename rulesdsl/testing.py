@@ -422,14 +422,16 @@ def _generated_game(game: Game, seed: int, transcript: Transcript, data, max_mov
     _check_now(st, transcript)
     indices: list[int] = []
     later = random.Random(data.draw(hs.integers(0, 2**32 - 1), label="later moves"))
+    drawn = min(DRAWN_MOVES, _choices_left(data))
     while not st.is_over:
         if len(indices) >= max_moves:
             raise Failure(f"the game did not end within {max_moves} moves")
         n = st.num_moves()
         if n == 1:
             i = 0
-        elif len(indices) < DRAWN_MOVES:
+        elif drawn > 0:
             i = data.draw(hs.integers(0, n - 1))
+            drawn -= 1
         else:
             i = later.randrange(n)
         text = st.move_texts()[i]
@@ -449,6 +451,20 @@ def _generated_game(game: Game, seed: int, transcript: Transcript, data, max_mov
     if _core(again) != _core(st):
         raise Failure("replaying the same seed and moves gave a different game")
     return len(indices)
+
+
+def _choices_left(data) -> int:
+    """How many more choices hypothesis will give this game before giving up on it. Hypothesis
+    caps some of its tries at a number of choices (its first small games, a mutation of an earlier
+    game): a game that needs more was abandoned half played, a third of the generated games' time.
+    Past the cap, its moves come from the seeded generator, so every game is played to its end and
+    checked. (Read from hypothesis's record of the test case: without it, as many as DRAWN_MOVES.)"""
+    record = getattr(data, "conjecture_data", None)
+    cap = getattr(record, "max_choices", None)
+    made = getattr(record, "_nodes", None)
+    if not isinstance(cap, int) or made is None:
+        return DRAWN_MOVES
+    return max(0, cap - len(made))
 
 
 def _check_now(st: State, transcript: Transcript) -> None:

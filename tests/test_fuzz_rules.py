@@ -35,7 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 SOURCES = sorted(p.relative_to(GAMES) for p in GAMES.rglob("*.rules"))
 
-CI_CASES = {"mutated": 500, "generated": 400}  # (25 to 50 s together on the shared machine)
+# The ci cases are the same on every run (derandomized): a guard against regressions, while the long
+# run (10,000 of each, 0 failures in 20,000 when last run) is the search. 250 + 200 (were 500 + 400,
+# half the suite's fuzzing time) still meet every kind of mutation and most rules of the grammar.
+CI_CASES = {"mutated": 250, "generated": 200}  # (about 12 s of CPU together)
 LONG_CASES = 10_000
 TIME_LIMIT = 5.0  # seconds of processor time: a case slower than this is a hang (cases take milliseconds)
 PLAY_MOVES = 60  # moves of the random playout of a file that makes a game

@@ -34,6 +34,9 @@ pytestmark = pytest.mark.xdist_group("package")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Shorter runs of the README's commands: they test the same paths in seconds.
 FEWER = {"--games": 2, "--workers": 2}
+# ... and a shorter search for the README's ISMCTS bots: the same bot, 20 iterations a decision, not
+# 200 (the arena's two games of Tamalo took 4 s of CPU alone).
+BOTS = {"ismcts": "ismcts:20"}
 # What a human types in the README's `play` commands: a move, another, then leave.
 TYPED = "1\n1\nquit\n"
 
@@ -177,6 +180,8 @@ def readme_commands() -> list[list[str]]:
                 out += sorted(p.name.removesuffix(".rules") for p in ROOT.glob(a))
             elif out and out[-1] in FEWER:
                 out.append(str(min(int(a), FEWER[out[-1]])))
+            elif out and out[-1] == "--bots":
+                out.append(",".join(BOTS.get(b, b) for b in a.split(",")))
             else:
                 out.append(a)
         commands.append(out)

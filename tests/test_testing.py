@@ -15,7 +15,7 @@ from lark import Lark
 import rulesdsl
 from rulesdsl.parser import GRAMMAR, parse_text
 from rulesdsl.testing import Transcript, check_properties, replay, run_scenarios
-from tests.conftest import GAMES, ROOT
+from tests.conftest import GAMES, LONG, ROOT
 from tests.conftest import run_cli as run
 from tests.grammar_gen import bounded_lark
 
@@ -197,6 +197,34 @@ def test_rulesdsl_test_passes_on_the_seed_games():
         assert "0 failed" in out and "no failure" in out
 
 
+def test_rulesdsl_test_fits_80_columns(tmp_path, monkeypatch):
+    """Without a terminal or $COLUMNS, every line `rulesdsl test` prints fits 80 columns: scenario
+    names and failures longer than a line, the generated games' heading, and a failure's report
+    (the seed games' longest scenario names and every heading were 81 to 120 wide). The replay
+    command is left whole, to be copied: it fits when its paths are short, as here."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.chdir(tmp_path)  # (short relative paths: a path alone is never cut)
+    long_name = "a scenario whose name tells at length what it checks, longer than a line of the screen"
+    write(tmp_path, MINI + textwrap.dedent(f'''
+        invariant the_draw_pile_never_gets_smaller_than_it_was_when_the_game_began: count(pile) >= 8
+        scenario "{long_name}" {{
+            play "take"
+        }}
+        scenario "{long_name}, failing" {{
+            expect count(pile) + count(players.hand) + count(pile) + count(players.hand) == 99 or count(pile) > 99
+        }}
+    '''), "g.rules")
+    code, out, err = run("test", "g.rules", "--games", "3")
+    assert code == 1
+    lines = (out + err).splitlines()
+    assert [line for line in lines if len(line) > 80] == []
+    assert "  ok    a scenario whose name tells at length what it checks, longer than a line" in lines
+    assert "        of the screen" in lines
+    assert "generated games: FAILED after 0 good games" in lines
+    assert any(line.startswith("  shrunk to ") for line in lines)
+    assert any(line.startswith("  replay it:  rulesdsl replay g.rules .rulesdsl/failures/g-") for line in lines)
+
+
 def test_rulesdsl_test_reports_a_file_with_errors(tmp_path):
     path = write(tmp_path, MINI.replace("pile) {", "piel) {"))
     code, _, err = run("test", str(path))
@@ -232,7 +260,8 @@ def test_pytest_collects_rules_files(pytester):
 # ---------------------------------------------------------------- fuzzing the grammar
 
 
-@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+# (75 texts by the ci profile, were 150 on every run; 1,000 by the long one.)
+@settings(max_examples=1000 if LONG else 75, suppress_health_check=list(HealthCheck), deadline=None)
 @given(from_lark(GRAMMAR_LARK, start="start"))
 def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_error(text):
     """from_lark glues tokens without the ignored whitespace, so many strings do not parse;
