@@ -12,6 +12,7 @@ from .domains import Plan, fuse
 from .runtime import _every_seat
 from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
+from .tree import _may_end
 
 
 class Skeleton:
@@ -25,7 +26,7 @@ class Skeleton:
         def maybe(when: str) -> None:
             code = g.codes[hooks[when]] if when in hooks else None
             if code is not None and code.leaf:
-                self._leaf_call(b, code.index, [], None, self._ends(p.hooks[when].body))
+                self._leaf_call(b, code.index, [], None, _may_end(p.hooks[when].body, self.plan.ending))
             elif code is not None:
                 b.emit(None, CONTROL, lambda v: [Push(f"[{code.index}, 0, {env_list([], code.nlocals)}]")])
 
@@ -36,9 +37,7 @@ class Skeleton:
         # that runs at each, or else the end that never came.
         ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
         never = ends[0] if ends else None
-        b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda v: [
-            "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
-            *v.logged("st.event(0, f'== round {st.round} ==')")])
+        b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, self.round_start)
         maybe("round start")
         labels["turn"] = b.pc
         if not p.actions:
@@ -48,9 +47,7 @@ class Skeleton:
                 "if st.free != 2:", Goto(at + 1, ind="    "), "st.options = (); st._texts = None", Halt()])
         labels["turn seat"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
-            "st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
-            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(g.names)}[_w]}} --')")])
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self.turn_seat)
         maybe("turn start")
         if p.actions:  # (a game without actions plays each turn as its hooks: their `choose`s ask)
             main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
@@ -88,11 +85,16 @@ class Skeleton:
             cell[0] = labels[what]
         self.turn_cell[:] = labels["turn seat"] + 1, labels["after action"]
 
-    def next_seat(self) -> list[str]:
+    def round_start(self, v: Variant) -> list[str]:
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
+                *v.logged("st.event(0, f'== round {st.round} ==')")]
+
+    def turn_seat(self, v: Variant) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue
         from, or after the current one; both marks go back to -1 (most turns find both so)."""
         n = self.n
-        return ["if st.next_player >= 0:",
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()",
+                "if st.next_player >= 0:",
                 "    _w = st.next_player",
                 "    st.next_player = st.continue_from = -1",
                 "elif st.continue_from >= 0:",
@@ -101,7 +103,8 @@ class Skeleton:
                 f"elif st.turn == 0: _w = {ST.current}",
                 f"else: _w = ({ST.current} + st.direction) % {n}",
                 f"{naming().store('current')} = _w",
-                "st.turn += 1"]
+                "st.turn += 1",
+                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
         """The turn's decision: the turn-options function's body written in place (one call less

@@ -15,7 +15,7 @@ from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn, _located_part
 from .source import ST, NoSource, Variant, env_list, naming
-from .tree import _literal, _may_end
+from .tree import _literal
 
 
 class _Builder:
@@ -24,9 +24,8 @@ class _Builder:
         self.loops: list[list[list[int]]] = []  # per loop, the cells of the jumps to its end
 
     def emit(self, span: ast.Span | None, kind: int, write: Writer) -> int:
-        """Add an op. `kind` says what it may return (a CONTROL op may return anything); `write`,
-        called once all jump targets are known, writes its Python source in a given Variant.
-        (`Code.ops` keeps a place per op, and holds nothing: an op is its source.)"""
+        """Add an op: `kind` says how it may leave; `write(variant)`, called once all jump targets
+        are known, writes its source. (`Code.ops` keeps a place per op: an op is its source.)"""
         self.code.ops.append(None)
         self.code.spans.append(span)
         self.code.kinds.append(kind)
@@ -52,10 +51,6 @@ class Statements(CardMoves, Bounds):
     def _return(self, b: _Builder, span) -> None:
         """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
         b.emit(span, CONTROL, write_leaf_done if self.leaf else write_pop)
-
-    def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
-        """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
-        return _may_end(body, self.plan.ending)
 
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
         """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
@@ -85,8 +80,8 @@ class Statements(CardMoves, Bounds):
         return f
 
     def expr_src(self, e: ast.Expr) -> str:
-        """Python source of expression e, compiled once (a writer may be asked for its lines
-        several times: for each block and tail that holds them, with a log and without)."""
+        """Python source of expression e, compiled once (a writer may be asked for its lines many
+        times: in each block and tail that holds them, with a log and without)."""
         f = self.parts.get(id(e))
         return self.source.inline(f if f is not None else self.part(e))
 
@@ -138,43 +133,35 @@ class Statements(CardMoves, Bounds):
         return [*lines, f"_i = {index}", f"_x = {ST.vars}[_i]", f"if _x is None: {fail}"], name, \
             self.text_src("_x", info.type)
 
-    def _revealed(self, s: ast.Stmt) -> tuple[tuple | None, bool]:
-        """The secret variable a `reveal`/`show ... to` names (its owner compiled), or None for
-        cards; and whether it holds a card (whose face is then learnt too)."""
-        ref = self.p.secret_reveals.get(id(s))
-        if ref is not None and ref[0] == "pvar":
-            self.part(ref[2])
-        return ref, ref is not None and self.p.vars[ref[1]].type == CARD
-
     def s_Reveal(self, s: ast.Reveal, b):
-        ref, card = self._revealed(s)
-        if ref is None:
-            return super().s_Reveal(s, b)
-
-        def write(v: Variant) -> list[str]:
-            lines, name, words = self._secret_value(ref, "reveal")
-            learn = [f"{ST.known}[_x] = {self.g.all_mask}"] if card else []
-            event = f"st.event(0, 'revealed: ' + {name} + ' ' + {words})"
-            return [*lines, "st.secrets.pop(_i, None)", *learn, *v.logged(event)]
-
-        b.emit(s.span, PLAIN, write)
+        self._reveal_secret(s, b, super().s_Reveal, None)
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        ref, card = self._revealed(s)
+        self._reveal_secret(s, b, super().s_ShowTo, s.who)
+
+    def _reveal_secret(self, s: ast.Stmt, b, of_cards: Callable, who: ast.Expr | None) -> None:
+        """`reveal` (to all) or `show ... to` (`who`) of the secret variable the statement names
+        (its owner compiled), a card's face learnt too; of cards (`of_cards`) if it names none."""
+        ref = self.p.secret_reveals.get(id(s))
         if ref is None:
-            return super().s_ShowTo(s, b)
-        self.part(s.who)
-        all_mask = self.g.all_mask
+            return of_cards(s, b)
+        for e in (ref[2] if ref[0] == "pvar" else None, who):
+            if e is not None:
+                self.part(e)
+        card, all_mask = self.p.vars[ref[1]].type == CARD, self.g.all_mask
 
         def write(v: Variant) -> list[str]:
-            lines, name, words = self._secret_value(ref, "show")
-            learn = ["    " + f"{ST.known}[_x] |= _b"] if card else []
+            lines, name, words = self._secret_value(ref, "show" if who else "reveal")
+            if who is None:
+                learn = [f"{ST.known}[_x] = {all_mask}"] if card else []
+                return [*lines, "st.secrets.pop(_i, None)", *learn,
+                        *v.logged(f"st.event(0, 'revealed: ' + {name} + ' ' + {words})")]
             event = (f"st.event(0, {self.source.const(self.g.names)}[_q] + ' looks at ' + {name} + ': \\0', (), "
                      f"(({words}, _m, '?'),))")
-            return [*lines, f"_q = {self.expr_src(s.who)}", "if _q is not None:", "    _b = 1 << _q",
+            return [*lines, f"_q = {self.expr_src(who)}", "if _q is not None:", "    _b = 1 << _q",
                     "    _se = st.secrets.get(_i)", f"    _m = {all_mask} if _se is None else _se[0] | _b",
                     f"    if _m == {all_mask}: st.secrets.pop(_i, None)", "    else: st.secrets[_i] = (_m, _se[1])",
-                    *learn, *v.logged(["    " + event], ind="    ")]
+                    *([f"    {ST.known}[_x] |= _b"] if card else []), *v.logged(["    " + event], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
 
@@ -254,12 +241,11 @@ class Statements(CardMoves, Bounds):
         """The writer of `target op value`: a local, the direction, a counter or a variable (a
         player's own, `p.score`, after its owner); a counter that changes is an event."""
         f = self.expr(value)
-        kind = ref[0]
-        sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
-        g = self.g
+        kind, sign = ref[0], {"=": 0, "+=": 1, "-=": -1}[op_text]
         counter = kind in ("counter", "pcounter")
         declared = INT if counter else self.p.vars[ref[1]].type if kind in ("var", "pvar") else None
         guard = self._guard(value, "local" if kind == "local" else "stored", op_text, declared)
+        inline, local = self.source.inline, self.source.local
 
         def wrap(text: str) -> str:
             return f"{self.source.const(guard)}(st, {text})" if guard is not None else text
@@ -270,39 +256,31 @@ class Statements(CardMoves, Bounds):
 
                 def let(v: Variant) -> list[str]:
                     found = self.source.found_lines(value, "_c")
-                    stored = wrap("_c" if found else self.source.inline(f))
-                    return [*(found or ()), f"{self.source.local(slot)} = {stored}"]
+                    return [*(found or ()), f"{local(slot)} = {wrap('_c' if found else inline(f))}"]
 
                 return let
             if guard is None:
-                return lambda v: [f"{self.source.local(slot)} += {sign} * {self.source.inline(f)}"]
-            return lambda v: [f"{self.source.local(slot)} = "
-                              f"{wrap(f'{self.source.local(slot)} + {sign} * {self.source.inline(f)}')}"]
+                return lambda v: [f"{local(slot)} += {sign} * {inline(f)}"]
+            return lambda v: [f"{local(slot)} = {wrap(f'{local(slot)} + {sign} * {inline(f)}')}"]
         if kind == "direction":
-            return lambda v: [f"st.direction = {self.source.inline(f)}"]
+            return lambda v: [f"st.direction = {inline(f)}"]
         info = (self.p.counters if counter else self.p.vars)[ref[1]]
-        base = (g.counter_layout if counter else g.var_layout)[info.name][0]
+        base = (self.g.counter_layout if counter else self.g.var_layout)[info.name][0]
         owner = ref[2] if kind in ("pcounter", "pvar") else None
         if owner is not None:
             self.part(owner)
-        attr = "counters" if counter else "vars"
+        none, plus = f"'{target[0]}' is none", "+" if sign > 0 else "-"
 
         def write(v: Variant) -> list[str]:
-            lines = []
-            index = str(base)
-            who = ""
+            lines, index, who = [], str(base), ""
             if owner is not None:
-                msg = f"'{target[0]}' is none"
-                lines.append(f"_w = {self._seat_src(owner, msg)}")
-                index = f"{base} + _w"
-            cell = f"{naming().name(attr)}[{index}]"
-            if owner is not None:
-                who = f"{self.source.const(g.names)}[_w] + '.' + "
-            src = self.source.inline(f)
-            plus = "+" if sign > 0 else "-"
+                lines, index = [f"_w = {self._seat_src(owner, none)}"], f"{base} + _w"
+                who = f"{self.source.const(self.g.names)}[_w] + '.' + "
+            cell = f"{naming().name('counters' if counter else 'vars')}[{index}]"
+            src = inline(f)
 
             def assign(old: str) -> str:
-                return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
+                return f"{cell} = {wrap(f'{old} {plus} {src}' if sign else src)}"
 
             if not counter:
                 return [*lines, assign(cell), *self._secret_known(info, index, secret_from)]

@@ -1,12 +1,9 @@
-"""Playouts compiled straight: the rules as plain Python functions for a playout that runs to the end.
+"""Playouts compiled straight: each procedure, action and hook one plain Python function.
 
-The machine runs a game as frames of op positions, so that a state can stop at any decision; a
-playout that runs to the end needs none of that. Here each procedure, action and hook is one
-function with Python's control flow (the ops' own lines), a `choose` asks in place, an `end` is an
-exception, and rounds and turns are one loop. It takes over at a turn's decision; anything out of
-the ordinary (a failed or out-of-range pick, a rules error, the limit) stops it, and the machine
-plays the same game again from where it began with the recorded picks.
-"""
+A playout that runs to the end needs no frames: Python's control flow runs the ops' own lines, a
+`choose` asks in place, an `end` is an exception, and rounds and turns are one loop. From a turn's
+decision on; anything out of the ordinary (a bad pick, a rules error, the limit) stops it, and the
+machine plays the same game again from where it began with the recorded picks."""
 
 from __future__ import annotations
 
@@ -51,7 +48,8 @@ class StraightWriter:
         self.limited = limited  # whether the playout's limit is tested before each pick
         self.g = compiler.g
         self.p = compiler.p
-        self.inline: dict[int, tuple[list, str]] = {}  # code index -> (statements, unit), written in place
+        self.units: dict[int, tuple[list, str]] = {}  # code index -> (statements, unit)
+        self.inline: set[int] = set()  # the codes written where the game's loop runs them
         self.counts = compiler.source.counts  # domains counted from hands counted by face
         self.unit_name = ""
         self.returns = False  # whether the unit being written returns early
@@ -59,37 +57,34 @@ class StraightWriter:
 
     # ------------------------------------------------------------ the whole game
     def write(self) -> str:
-        out: list[str] = []
         for name, code_id in self.c.proc_codes.items():
-            out += self.unit(code_id, self.p.procedures[name].body, "procedure")
+            self.units[code_id] = self.p.procedures[name].body, "procedure"
         for when, code_id in self.c.hook_codes.items():
-            out += self.unit(code_id, self.p.hooks[when].body, when)
+            self.units[code_id] = self.p.hooks[when].body, when
         for a, info in zip(self.g.actions, self.p.actions, strict=True):
-            out += self.unit(a.code, info.body[1:] if a.lead is not None else info.body, "action")
-        out += self.main()
-        return "\n".join(out) + "\n"
+            self.units[a.code] = info.body[1:] if a.lead is not None else info.body, "action"
+        out = [line for code_id in self.units for line in self.unit(code_id)]
+        return "\n".join([*out, *self.main()]) + "\n"
 
-    def unit(self, code_id: int, body, unit: str) -> list[str]:
+    def unit(self, code_id: int) -> list[str]:
         """A function of the unit's locals, each a Python local (`_e3`), its arguments first; as
         the list `env` where its statements hand them on as one (to a define's value)."""
         n = self.g.codes[code_id].nlocals
         naming = Naming(None, "_e")
-        lines, whole = self.unit_lines(code_id, body, unit, naming)
+        lines, whole = self.unit_lines(code_id, naming)
         if whole:
             naming = Naming()
-            lines = self.unit_lines(code_id, body, unit, naming)[0]
-        elif unit != "procedure" and not self.returns:
-            self.inline[code_id] = (body, unit)  # (a procedure is always called)
-        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, body, unit, naming)[0])
+            lines = self.unit_lines(code_id, naming)[0]
+        elif self.units[code_id][1] != "procedure" and not self.returns:
+            self.inline.add(code_id)  # (a procedure is always called)
+        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, naming)[0])
         head = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]"] if whole else []
         return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *head, *lines, ""]
 
     def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
-        """The lines binding what `lines` (written in `counted`) read often, and the lines written
-        again by `write` in the naming that reads those bound: a steady field read more than once
-        if none is stored, a constant read more than twice, and in the game's loop the current seat
-        if only the turn's start sets it. (Counted in the syntax tree: writers may write a source
-        twice, or one they leave out.)"""
+        """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
+        naming that reads them bound: a steady field read twice if none is stored, a constant read
+        thrice, in the game's loop the current seat if only the turn's start sets it."""
         consts = self.c.source.const_names
         fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
         reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
@@ -105,11 +100,12 @@ class StraightWriter:
         binds = [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)]
         return binds, write(bound)
 
-    def unit_lines(self, code_id: int, body, unit: str, naming: Naming) -> tuple[list[str], bool]:
+    def unit_lines(self, code_id: int, naming: Naming) -> tuple[list[str], bool]:
         """The unit's lines in the naming, and whether they hand the locals on as a list."""
         sc = self.c.source
         before = sc.whole_reads
-        self.unit_name, self.returns = unit, False
+        body, self.unit_name = self.units[code_id]
+        self.returns = False
         with named(naming):
             lines = self.block(body, "    ")
             if code_id in self.c.recursive_codes:
@@ -121,13 +117,12 @@ class StraightWriter:
     def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
         """A hook's or action's statements written where the game's loop runs it (one Python call
         less a turn), its locals named after it (`_e7_0`); a call if it returns early."""
-        entry = self.inline.get(code_id)
-        if entry is None:
+        if code_id not in self.inline:
             return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        lines = self.unit_lines(code_id, entry[0], entry[1], naming().locals_as(None, f"_e{code_id}_"))[0]
+        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))[0]
         return [*sets, *(ind + line[4:] for line in lines)]
 
     # ------------------------------------------------------------ statements
@@ -192,40 +187,32 @@ class StraightWriter:
         return [f"{ind}return"]
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
-        if isinstance(s, ast.ChooseSet):
-            return self.choose_set(s, ind)
-        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
-        listed = [*self.c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
-                  f"if not _v: {slot} = None", "else:",
+        """A `choose` asked in place: its options listed, or counted (counts.py; sets.py for a `choose
+        set` that sizes alone restrict) and the one picked found from its number after."""
+        c, is_set = self.c, isinstance(s, ast.ChooseSet)
+        slot, budget = c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
+        none = "[]" if is_set else "None"
+        listed = [*c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
+                  f"if not _v: {slot} = {none}", "else:",
                   *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
-        # (A secret choose keeps its options, State.secrets: they are listed.)
-        counted = None if id(s) in self.p.secret_chooses else self.counts.lines(s.domain, "_qcount", "_k", env=True)
+        if is_set:
+            counted = c.set_counted(s, "_p", "_qcount")
+            counted = counted and (None, counted[0], [f"_x = {counted[1]}"])
+        else:  # (a secret choose keeps its options, State.secrets: they are listed)
+            counted = None if id(s) in self.p.secret_chooses else self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is not None:  # (else a zone that fails fails here as where the machine lists it: a bail)
-            # Counted (counts.py): the options' number from the counts, the one picked found after.
             zone, count, find = counted
-            found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + x for x in find)] if s.optional else find
-            inner = [*count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = None", "else:",
-                     *self.asked("_k", "_qcount", "_p", [], [*found, f"{slot} = _x; {budget}"])]
-            listed = [*listed[:2], f"_qz = {zone}", f"_qh = {ST.counts}[_qz]",  # (who chooses, and that it is someone)
-                      f"if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
-                      *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
+            if s.optional:
+                find = [f"if _k == _qcount - 1: _x = {none}", "else:", *("    " + x for x in find)]
+            inner = [*count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = {none}", "else:",
+                     *self.asked("_k", "_qcount", "_p", [], [*find, f"{slot} = _x; {budget}"])]
+            if zone is None:
+                listed = [*listed[:2], *inner]  # (who chooses, and that it is someone)
+            else:  # (counted only if the chooser sees the zone)
+                listed = [*listed[:2], f"_qz = {zone}", f"_qh = {ST.counts}[_qz]",
+                          f"if _qh is not None and {c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
+                          *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
         return [ind + line for line in listed]
-
-    def choose_set(self, s: ast.ChooseSet, ind: str) -> list[str]:
-        """A `choose set` (compile/sets.py): its options listed, or, where sizes alone restrict
-        them, counted and the one picked built from its number."""
-        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
-        head = self.c.choose_options[id(s)]()[:2]  # (who chooses, and that it is someone)
-        counted = self.c.set_counted(s, "_p", "_qcount")
-        if counted is None:
-            lines = [*self.c.choose_options[id(s)](), f"if not _v: {slot} = []", "else:",
-                     *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
-        else:
-            count, nth = counted
-            found = f"_x = [] if _k == _qcount - 1 else {nth}" if s.optional else f"_x = {nth}"
-            lines = [*head, *count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = []",
-                     "else:", *self.asked("_k", "_qcount", "_p", [], [found, f"{slot} = _x; {budget}"])]
-        return [ind + line for line in lines]
 
     def race(self, s: ast.Race, ind: str) -> list[str]:
         """A race (Statements.s_Race) with Python's loops: the answers, the order, each actor's
@@ -262,8 +249,7 @@ class StraightWriter:
             if options is None:
                 raise NoStraight("turn options that return early")
             counted = self.counted_options() if p.actions else None
-            seat = [*(_TURN + "    " + line for line in ["st.budget -= 1", "if st.budget < 0: st.tick()",
-                                                         *self.c.next_seat()])]
+            seat = [_TURN + "    " + line for line in c.turn_seat(STRAIGHT_RUN)]
             if p.actions:  # (resumed at the decision: the turn's start ran on the machine)
                 begin = [_TURN + "if resumed:", _TURN + "    resumed = False", _TURN + "else:", *seat,
                          *self.hook("turn start", _TURN + "    ")]
@@ -280,9 +266,7 @@ class StraightWriter:
                 "    while True:",  # a round
                 "        try:",
                 "            if not resumed:",
-                "                st.budget -= 1",
-                "                if st.budget < 0: st.tick()",
-                "                st.round += 1",
+                *("                " + line for line in c.round_start(STRAIGHT_RUN)),
                 *self.ended("round start", "                "),
                 "            while True:",  # a turn
                 "                try:",  # `end turn` in the turn's start or its action: to the turn's end
