@@ -222,10 +222,8 @@ class Skeleton:
                       "_s.discard(None)", "winners = sorted(_s)"]
             if not fns:
                 lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
-        elif fns:
+        else:  # (the checker asks for one or the other)
             lines += ["winners = []", *(f"if ranking[{s}] == 1: winners.append({s})" for s in range(n))]
-        else:
-            lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
         names = self.source.const(self.g.names)
         log = v.logged(f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
                        "(' win' if len(winners) > 1 else ' wins'))")

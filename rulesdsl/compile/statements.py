@@ -193,18 +193,13 @@ class Statements(CardMoves, Bounds):
             "if not _l: raise RulesRuntimeError('a race needs players to race, and its list is empty')",
             f"{local(pos)} = 0", *forget()])
 
-        def each(through: int, end: list[int]) -> list:
-            return [f"_r = {local(pos)}", Branch(f"_r >= len({local(through)})", end[0]),
-                    f"{local(seat)} = {local(through)}[_r]", f"{local(pos)} = _r + 1"]
+        def answers() -> None:
+            self.stmt(choose, b)
+            ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
+                f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}", *self._secret_known(
+                    hidden, "_i", (who, among)), f"{local(answer)} = {local(who)} = {local(among)} = None"])
 
-        answered = [0]
-        first = b.emit(s.span, TEST, lambda v: each(seats, answered))
-        self.stmt(choose, b)
-        ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
-            f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}",
-            *self._secret_known(hidden, "_i", (who, among)), f"{local(answer)} = {local(who)} = {local(among)} = None"])
-        b.emit(None, JUMP, lambda v: [Goto(first)])
-        answered[0] = b.pc
+        self._loop(b, s.span, self._each(seat, seats, pos), answers, None, bounded=True)
 
         def ordered(v: Variant) -> list[str]:
             shuffle = ["for _j in range(len(_o) - 1, 0, -1):", "    _k = st.randbelow(_j + 1)",
@@ -213,17 +208,15 @@ class Statements(CardMoves, Bounds):
                     f"{local(order)} = _o", f"{local(pos)} = 0"]
 
         ops["order"] = b.emit(s.span, PLAIN, ordered)
-        done = [0]
-        b.loops.append([done])
-        second = b.emit(s.span, TEST, lambda v: each(order, done))
         dec = self.choose_decisions[id(choose)].index
-        ops["reveal"] = b.emit(choose.span, PLAIN, lambda v: [
-            f"_i = {base} + {local(seat)}", f"{local(answer)} = {ST.vars}[_i]", "st.secrets.pop(_i, None)",
-            *v.logged(f"st.game.log_answer(st, {dec}, {local(seat)}, {local(answer)}, env)")])
-        self.block(s.body[1:], b)
-        b.emit(s.span, JUMP, lambda v: [Goto(second)])
-        for cell in b.loops.pop():
-            cell[0] = b.pc
+
+        def turns() -> None:
+            ops["reveal"] = b.emit(choose.span, PLAIN, lambda v: [
+                f"_i = {base} + {local(seat)}", f"{local(answer)} = {ST.vars}[_i]", "st.secrets.pop(_i, None)",
+                *v.logged(f"st.game.log_answer(st, {dec}, {local(seat)}, {local(answer)}, env)")])
+            self.block(s.body[1:], b)
+
+        self._loop(b, s.span, self._each(seat, order, pos), turns, s.span, bounded=True)
         ops["forget"] = b.emit(s.span, PLAIN, lambda v: forget())
 
     def s_Secretly(self, s: ast.Secretly, b):
@@ -305,18 +298,24 @@ class Statements(CardMoves, Bounds):
         for cell in end_jumps:
             cell[0] = b.pc
 
-    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], s, bounded: bool = False) -> None:
-        """A loop: its test (`test(end)` writes it, given where the loop ends), its body, the jump
-        back. A `while` may loop for ever without a decision, so its every round counts against the
-        step budget (`tick`); a `for each` over a list or a `repeat N times` ends by itself."""
+    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], body, span, bounded: bool = False) -> None:
+        """A loop: its test (`test(end)`, given where the loop ends), its body (statements, or a
+        function emitting its ops), the jump back. A `while` may loop for ever without a decision,
+        so its every round counts against the step budget; a list or a count ends by itself."""
         end = [0]
         b.loops.append([end])
         top = b.emit(test_span, TEST, lambda v: test(end[0]))
-        self.block(s.body, b)
+        body() if callable(body) else self.block(body, b)
         count = [] if bounded else ["st.budget -= 1", "if st.budget < 0: st.tick()"]
-        b.emit(s.span, JUMP, lambda v: [*count, Goto(top)])
+        b.emit(span, JUMP, lambda v: [*count, Goto(top)])
         for cell in b.loops.pop():
             cell[0] = b.pc
+
+    def _each(self, var: int, items: int, pos: int) -> Callable[[int], list]:
+        """The test of a loop over a list of locals' slot `items`: its next item into `var`."""
+        local = self.source.local
+        return lambda end: [f"_r = {local(pos)}", Branch(f"_r >= len({local(items)})", end),
+                            f"{local(var)} = {local(items)}[_r]", f"{local(pos)} = _r + 1"]
 
     def s_ForEach(self, s: ast.ForEach, b):
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
@@ -337,16 +336,11 @@ class Statements(CardMoves, Bounds):
                     f"{self.source.local(pos_slot)} = 0", *count]
 
         b.emit(s.seq.span, PLAIN, init)
-        self._loop(b, s.span, lambda end: [
-            f"_r = {self.source.local(pos_slot)}",
-            Branch(f"_r >= len({self.source.local(list_slot)})", end),
-            f"{self.source.local(var_slot)} = {self.source.local(list_slot)}[_r]",
-            f"{self.source.local(pos_slot)} = _r + 1",
-        ], s, bounded=True)
+        self._loop(b, s.span, self._each(var_slot, list_slot, pos_slot), s.body, s.span, bounded=True)
 
     def s_While(self, s: ast.While, b):
         cond = self.part(s.cond)
-        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s)
+        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s.body, s.span)
 
     def s_Repeat(self, s: ast.Repeat, b):
         count = self.expr(s.count)
@@ -365,7 +359,7 @@ class Statements(CardMoves, Bounds):
 
         b.emit(s.count.span, PLAIN, init)
         self._loop(b, s.span, lambda end: [Branch(f"{self.source.local(slot)} <= 0", end),
-                                           f"{self.source.local(slot)} -= 1"], s, bounded=True)
+                                           f"{self.source.local(slot)} -= 1"], s.body, s.span, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
@@ -468,15 +462,14 @@ class Statements(CardMoves, Bounds):
         else:
             label = {"turn": "after action", "round": "round over", "game": "over"}[s.what]
         self.end_cells.append((label, cell))
-        turn_cell = self.turn_cell
-        only_in_turn = s.what == "turn"
+        turn = self.turn_cell
 
         def write(v: Variant) -> list[str]:
             # Only the game's frame is left, at where the end goes on; `end turn` outside a turn
             # ends the running hook alone. Before the first round, `end game` goes to the game's end.
             where = str(cell[0]) if not over[0] else f"{cell[0]} if st.round > 0 else {over[0]}"
             return ["del st.stack[1:]", "_m = st.stack[0]",
-                    *([f"if not {turn_cell[0]} <= _m[1] <= {turn_cell[1]}: return {STACKED}"] if only_in_turn else []),
+                    *([f"if not {turn[0]} <= _m[1] <= {turn[1]}: return {STACKED}"] if s.what == "turn" else []),
                     f"_m[1] = {where}", f"return {STACKED}"]
 
         b.emit(s.span, CONTROL, write)
