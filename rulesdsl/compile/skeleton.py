@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine.constants import CONTROL, JUMP, PLAIN, TEST
-from ..engine.game import ActionRt, Code, distinct_plain
+from ..engine.game import ActionRt, Code
 from ..engine.state import State
 from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
@@ -18,7 +18,6 @@ from .tree import _may_end
 class Skeleton:
     """The skeleton of the Compiler (a part of it)."""
 
-    # ------------------------------------------------------------ the skeleton (code 0)
     def _main(self, main: Code, hooks: dict[str, int]) -> None:
         g, p = self.g, self.p
         b = _Builder(main)
@@ -107,9 +106,8 @@ class Skeleton:
                 *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
-        """The turn's decision: the turn-options function's body written in place (one call less
-        a turn; the last op of its block, so the names it binds, env included, are not read after
-        it; one that returns early stays a function); no option, and the turn passes."""
+        """The turn's decision, the turn-options function's body in place (one call less a turn; the
+        block's last op, so what it binds is not read after); no option, and the turn passes."""
         const = self.source.const
         get = self.turn_options_in_place(self.turn_option_lines) or [f"_v = {const(self.g.turn_options_fn)}(st)"]
         passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
@@ -172,15 +170,7 @@ class Skeleton:
         `item` (a format with {v}) makes it, in the turn's order."""
         if a.lead.sets is not None:
             return self.set_lead_lines(a, info, target, item)
-        fn = self.distinct_fn(a.lead)
-        try:  # loops that filter, merge and append as they go
-            return self.domains.options(info.body[0].domain, fn, "me", target, item)
-        except NoSource:
-            # An empty domain has no options: no call to sort out duplicates.
-            each = f"[{item.format(v='_v')} for _v in " + (
-                "dict.fromkeys(_d) if _v is not None]" if fn is distinct_plain
-                else f"{self.source.const(fn)}(st, _d, me)]")
-            return [f"_d = {self.source.inline(a.lead.domain)}", f"if _d: {target}.extend({each})"]
+        return self.options_lines(info.body[0].domain, a.lead.domain, self.distinct_fn(a.lead), "me", target, item)
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may

@@ -53,9 +53,8 @@ class Statements(CardMoves, Bounds):
         b.emit(span, CONTROL, write_leaf_done if self.leaf else write_pop)
 
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
-        """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
-        the caller's frame first records where it goes on (after this call), as a frame's call
-        does, since an `end` outside a turn resumes there; the block stops if the stack changed."""
+        """A call of a leaf, run to its end within this op. If it may reach an `end`, the caller's
+        frame first records where it goes on, as an `end` outside a turn resumes there."""
         code = self.g.codes[code_id]
         after = b.pc + 1
 
@@ -105,8 +104,7 @@ class Statements(CardMoves, Bounds):
 
     def _secret_known(self, info, cell: str, secret_from: tuple[int, int] | None) -> list[str]:
         """Who knows a `secret` variable's cell after an assignment: a secret choose's answer, its
-        chooser alone (with the options it was chosen from, for determinization); anything else,
-        everyone (a variable not secret: nothing to keep)."""
+        chooser alone (with its options, for determinization); anything else, everyone."""
         if not getattr(info, "secret", False):
             return []
         if secret_from is None:
@@ -172,10 +170,9 @@ class Statements(CardMoves, Bounds):
             self.n if layout[name][1] else 1)))
 
     def s_Race(self, s: ast.Race, b):
-        """A race: each seat of the list answers the leading `may choose` in secret (into a hidden
-        secret variable, a cell per seat); then those who acted, in the list's order or a fair
-        random one drawn from the game's generator, each in turn has the answer revealed (logged as
-        its move) and runs the statements, until a `break`; then the answers are forgotten."""
+        """A race: each seat of the list answers the leading `may choose` in secret (a hidden cell
+        per seat); then those who acted, in the list's order or a random one, each has its answer
+        revealed (logged as its move) and runs the statements, until a `break`; then all forgotten."""
         hidden, seat, seats, pos, order, answer = self.p.races[id(s)]
         choose = s.body[0]
         base, n, local = self.g.var_layout[hidden.name][0], self.n, self.source.local
@@ -389,15 +386,9 @@ class Statements(CardMoves, Bounds):
         def options() -> list[str]:
             """The chooser (`_p`) and the options (`_v`), for the machine's block and the straight
             function, which ask the question each in its way."""
-            inline, const = self.source.inline, self.source.const
-            who = ST.current if by is None else inline(by)
+            who = ST.current if by is None else self.source.inline(by)
             with self.source.knowing(getattr(who, "inner", None)):  # past the test below, the chooser is no none
-                try:  # loops that filter, merge and append as they go
-                    listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
-                except NoSource:
-                    listed = [f"_v = {inline(domain)}", *(
-                        ["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
-                        if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"])]
+                listed = ["_v = []", *self.options_lines(s.domain, domain, distinct, "_p", "_v", "{v}")]
             # (A secret choose keeps who chose and among what: an assignment of its answer to a
             # secret variable records them, State.secrets.)
             local = self.source.local
@@ -415,6 +406,19 @@ class Statements(CardMoves, Bounds):
             *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
                                                                        first=f"{self.source.local(slot)} = None"),
             Ask(dec.index, "_p")])
+
+    def options_lines(self, e: ast.Expr, domain: Fn, distinct: Callable, chooser: str, target: str,
+                      item: str) -> list[str]:
+        """Lines appending to list `target` the options of a decision (domain e, compiled `domain`),
+        each as `item` (a format of {v}) makes it: loops that filter, merge and append as they go
+        (domains.py) where they can, else the domain's list without repeats."""
+        try:
+            return self.domains.options(e, distinct, chooser, target, item)
+        except NoSource:
+            first = f"_d = {self.source.inline(domain)}"
+            each = "dict.fromkeys(_d) if _o is not None" if distinct is distinct_plain \
+                else f"{self.source.const(distinct)}(st, _d, {chooser})"
+            return [first, f"if _d: {target}.extend([{item.format(v='_o')} for _o in {each}])"]
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
@@ -539,9 +543,8 @@ class Statements(CardMoves, Bounds):
         return [*lines, "_t.append('\\0')", "_s.append((_w, _k, '?'))"]
 
     def label_fn(self, text: ast.Template | None, params: str = "st, env", nlocals: int | None = None) -> Fn | None:
-        """A function giving a `choose` label with its values filled in, as messages show them but
-        for a card (a move's text is shown to every seat: Game.label_card_text), or None for a
-        label without values."""
+        """A function giving a `choose` label with its values filled in (a card as every seat may see
+        it: Game.label_card_text), or None for a label without values."""
         if text is None:
             return None
         pieces = []
@@ -569,9 +572,8 @@ class Statements(CardMoves, Bounds):
         return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
     def text_src(self, x: str, t: str, card: str | None = None) -> str:
-        """Source of the words that show value x (a name) of type t, as messages show it: a
-        player's name, a card's face (or `card`, a format of {x}), yes or no, a list's items
-        joined (none left out)."""
+        """Source of the words that show value x (a name) of type t, as messages show it (a card's
+        face, or `card`, a format of {x})."""
         if is_list(t):
             return f"', '.join([{self.text_src('_y', elem(t), card)} for _y in {x} if _y is not None])"
         if t == PLAYER:

@@ -55,7 +55,6 @@ class StraightWriter:
         self.returns = False  # whether the unit being written returns early
         self.watched: list[str] | None = None  # see end_checks
 
-    # ------------------------------------------------------------ the whole game
     def write(self) -> str:
         for name, code_id in self.c.proc_codes.items():
             self.units[code_id] = self.p.procedures[name].body, "procedure"
@@ -125,7 +124,6 @@ class StraightWriter:
         lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))[0]
         return [*sets, *(ind + line[4:] for line in lines)]
 
-    # ------------------------------------------------------------ statements
     def body(self, stmts, ind: str) -> list[str]:
         return [line for s in stmts for line in self.stmt(s, ind)]
 
@@ -160,7 +158,6 @@ class StraightWriter:
             return [f"{ind}while {_test(self.cond(s.cond))}:", *self.body(s.body, inner),
                     f"{inner}st.budget -= 1", f"{inner}if st.budget < 0: st.tick()"]
         if isinstance(s, (ast.ForEach, ast.Repeat)):
-            # (The machine also keeps a loop's position in a slot of its own: only its steps read it.)
             code, start, _ = self.c.stmt_ops[id(s)]
             first = [ind + line for line in self.plain(code, start)]
             if isinstance(s, ast.Repeat):
@@ -229,7 +226,6 @@ class StraightWriter:
                 *op("store", inner), *op("order", ind), f"{ind}for {local(seat)} in {local(order)}:",
                 *op("reveal", inner), *self.body(s.body[1:], inner), *op("forget", ind)]
 
-    # ------------------------------------------------------------ rounds and turns
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
         naming = Naming()
@@ -295,9 +291,8 @@ class StraightWriter:
         return self.in_place(self.c.hook_codes[when], [], ind) if when in self.c.hook_codes else []
 
     def ended(self, when: str, ind: str, turn_only: bool = True) -> list[str]:
-        """A hook run, where `end turn` (also in what it calls) ends the hook alone and any other
-        `end` goes on; in `round end` and `game end` (not turn_only), an `end` from a procedure
-        they call takes the machine's stranger ways: a bail."""
+        """A hook run, where `end turn` ends the hook alone; in `round end` and `game end` (not
+        turn_only) an `end` from a procedure they call takes the machine's stranger ways: a bail."""
         if when not in self.c.hook_codes:
             return []
         catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
@@ -305,9 +300,8 @@ class StraightWriter:
         return [f"{ind}try:", *self.hook(when, ind + "    "), *catch]
 
     def end_checks(self, game_ends: list[str], round_ends: list[str]) -> list[str]:
-        """The tests of the game's and round's end after a turn. A game's end that reads only
-        counters and variables (`watched`) is tested only if they changed: comparing a copy of
-        the lists at C speed costs less than a test most turns find false."""
+        """The tests of the game's and round's end after a turn; a game's end that reads only counters
+        and variables (`watched`) only if they changed: a copy compared at C speed costs less."""
         checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
         if self.watched is None:
             mutable = any(v.type.startswith("list") for v in self.p.vars)
@@ -338,9 +332,8 @@ class StraightWriter:
         return [_TURN + line for line in lines]
 
     def asked(self, var: str, n: str, chooser: str, before: list[str], after: list[str]) -> list[str]:
-        """Lines (under a test that there are options) setting `var` to the pick among `n`, recorded
-        in `rec`: `st.pick(n)` asked of `chooser`, or the same number drawn here where the pick is a
-        Random's randrange (State.draw); at the playout's limit (if `limited`), a bail."""
+        """Lines setting `var` to the pick among `n`, recorded in `rec`: `st.pick(n)` asked of `chooser`,
+        or drawn here if the pick is a Random's randrange (State.draw); a bail at the limit."""
         return ["    " + line for line in [
             *before,
             *([f"if len(rec) == {ST.stop}: raise _Bail"] if self.limited else []),
@@ -361,8 +354,7 @@ class StraightWriter:
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number of
-        options (from the counts where its domain allows, else listed into `_o{a}`), and per action
-        the lines finding its picked option `_x` (its `_k`-th). None if none can be counted."""
+        options (else listed into `_o{a}`), and per action the lines finding its `_k`-th, `_x`."""
         c, g = self.c, self.g
         head: list[str] = [f"me = {ST.current}"]
         fast: list[str] = []  # every counted zone seen: each counted action counted
