@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..engine.constants import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
-from .source import ENV, Logged, Naming, Variant, code_of, named
+from .source import ENV, Logged, Naming, Variant, code_of, env_list, named
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
@@ -84,12 +84,13 @@ def _size(lines: list[Item]) -> int:
     return n
 
 
-def leaf_run(game, code, env: str) -> list[str]:
-    """`run_leaf(st, code, env, 0)` written out; STACKED returned if an `end` in it moved the frames."""
+def leaf_run(game, code, args: list[str]) -> list[str]:
+    """`run_leaf(st, code, env, 0)` written out, its env `args` (the rest none); STACKED returned if
+    an `end` in it moved the frames."""
     const = game.const
     first = (code.blocks[0] if code.blocks else None) or game.block(code.index, 0)
-    return [f"_r = {const(first)}(st, {env})", "while _r >= 0:",
-            f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, {env})",
+    return [f"_e = {env_list(args, code.nlocals)}", f"_r = {const(first)}(st, _e)", "while _r >= 0:",
+            f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, _e)",
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 

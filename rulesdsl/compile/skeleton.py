@@ -128,27 +128,26 @@ class Skeleton:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         self.turn_option_lines = self.turn_options_lines()
-        return defined("\n".join(self.turn_option_lines) + "\n", f"{self.g.name} turn options", self.source.names)
+        text = "".join(f"    {line}\n" for line in [*self.turn_option_lines, "return opts"])
+        return defined(f"def turn_options(st):\n{text}", f"{self.g.name} turn options", self.source.names)
 
     @staticmethod
     def turn_options_in_place(lines: list[str]) -> list[str] | None:
-        """The turn-options function's body as lines setting `_v` to the options where the turn
-        asks (one call less a turn), or None if it returns early."""
-        body = lines[1:-1]
-        return None if any("return" in line for line in body) else [*(line[4:] for line in body), "_v = opts"]
+        """The turn-options function's body setting `_v` where the turn asks, unless it returns early."""
+        return None if any("return" in line for line in lines) else [*lines, "_v = opts"]
 
     def turn_options_lines(self) -> list[str]:
-        """The turn-options function's lines, in the naming being written (the straight writer's
-        game loop writes its body in place)."""
+        """The turn-options function's body, in the naming being written (the straight writer's
+        game loop writes it in place)."""
         inline = self.source.inline
-        lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
+        lines = ["opts = []", f"me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(self.g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)
             if plan is not None:
                 run.append(plan)
                 continue
-            lines.extend("    " + line for line in fuse(run, "_wo{i}"))
+            lines += fuse(run, "_wo{i}")
             run = []
 
             def write(a=a, ai=ai, info=info) -> list[str]:
@@ -158,12 +157,9 @@ class Skeleton:
                 return [*cond, *(("    " if cond else "") + line for line in opts)]
 
             body, reads = self.source.reading(write)
-            if reads:
-                lines.append(f"    env = {env_list([], a.nlocals)}")
-            lines.extend("    " + line for line in body)
-        lines.extend("    " + line for line in fuse(run, "_wo{i}"))
-        lines.append("    return opts")
-        return lines
+            lines += [f"env = {env_list([], a.nlocals)}"] if reads else []
+            lines += body
+        return lines + fuse(run, "_wo{i}")
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as

@@ -55,16 +55,13 @@ class Statements(CardMoves, Bounds):
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
         """A call of a leaf, run to its end within this op. If it may reach an `end`, the caller's
         frame first records where it goes on, as an `end` outside a turn resumes there."""
-        code = self.g.codes[code_id]
         after = b.pc + 1
 
         def write(v: Variant) -> list[str]:
             srcs = [self.source.inline(a) for a in args]
-            lines = [f"st.stack[-1][1] = {after}"] if ends else []
-            inlined = leaf_lines(self.g, code.index, srcs, self.source) if self.g.tails else None
-            if inlined is not None:
-                return lines + inlined
-            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, "_e")]
+            run = (leaf_lines(self.g, code_id, srcs, self.source) if self.g.tails else None) \
+                or leaf_run(self.g, self.g.codes[code_id], srcs)
+            return [*([f"st.stack[-1][1] = {after}"] if ends else []), *run]
 
         b.emit(span, TEST, write)
 
