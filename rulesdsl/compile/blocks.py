@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..engine.constants import CONTROL, JUMP, LEAF_DONE, RELOAD, STACKED, SUSPEND, SUSPENDED
-from .source import ENV, Logged, Naming, Variant, code_of, named
+from .source import ENV, Logged, Naming, Variant, code_of, env_list, named
 
 MAX_BLOCK = 32  # ops in one generated function; a longer stretch goes on in the next one
 MAX_LINES = 120  # lines in one generated function, once jumps are followed
@@ -18,14 +18,11 @@ _LOGGED = "if st.log is not None:"
 
 
 def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int]]:
-    """One Python function running code `code_id` from `pc` to its first control op (a choose, a
-    call, a return, an `end`), the position after its last op, and each line's op (for errors).
-    TEST ops become early returns, so a stretch with `if`s and loops is still one call; a jump to
-    a known place is followed; an early return's target is written in place when it is short (a
-    tail: the other way of an `if`, the next round of a loop)."""
+    """One Python function running code `code_id` from `pc` to its first control op, the position
+    after its last op, and each line's op (for errors). TEST ops are early returns, so a stretch
+    with `if`s and loops is one call."""
     code = game.codes[code_id]
-    # A block that is a frame's (not a leaf's) records where its frame goes on itself, and loops
-    # in itself where it goes on at its start.
+    # A frame's block (not a leaf's) records where its frame goes on, and loops to its own start.
     lay = _Layout(game, code_id, pc, kept=game.tails and not code.leaf, tails=TAIL_DEPTH if game.tails else 0)
     with named(ENV):  # (its locals are its frame's, even when a leaf written in place calls it)
         items, owners, k = _region(game, code_id, pc)
@@ -37,8 +34,8 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
 
 
 def defined(text: str, where: str, names: dict) -> Callable:
-    """The one function `text` defines, its globals `names`. Source Python refuses is a fault of
-    the writers, never of the rules: its SyntaxError goes up as it is, with the text."""
+    """The one function `text` defines, its globals `names`. A SyntaxError is the writers' fault,
+    never the rules': it goes up with the text."""
     try:
         compiled = code_of(text, f"<rules {where}>", "exec")
     except SyntaxError as e:
@@ -50,8 +47,7 @@ def defined(text: str, where: str, names: dict) -> Callable:
 
 
 def op_lines(write) -> list[Item]:
-    """An op's items in a machine block, each Logged item written as a test of `st.log` at run
-    time: its lines under the test, its plain lines (if any) under the other way."""
+    """An op's items in a machine block, each Logged item as a test of `st.log` at run time."""
     out: list[Item] = []
     for item in write(Variant(log=True)):
         if not isinstance(item, Logged):
@@ -72,10 +68,8 @@ def _shifted(item: Item) -> Item:
 
 
 def _size(lines: list[Item]) -> int:
-    """The lines of a stretch as the limits on what is written in place count them: a log's
-    branch as two (a run without a log only tests it), a way out as its lines where it is not
-    written in place (two but a jump's and a leaf's end). A tail or a leaf goes in place when the
-    lines most runs go through are few."""
+    """The lines of a stretch as the limits on what goes in place count them: the lines most runs
+    go through (a log's branch as two: a run without a log only tests it)."""
     n = 0
     inside = -1  # the indent of the log's test whose branch is being skipped
     for line in lines:
@@ -90,20 +84,19 @@ def _size(lines: list[Item]) -> int:
     return n
 
 
-def leaf_run(game, code, env: str) -> list[str]:
-    """`run_leaf(st, code, env, 0)` written out: the leaf's first block called directly, the
-    blocks it jumps to by a loop; STACKED returned if an `end` in it moved the frames."""
+def leaf_run(game, code, args: list[str]) -> list[str]:
+    """`run_leaf(st, code, env, 0)` written out, its env `args` (the rest none); STACKED returned if
+    an `end` in it moved the frames."""
     const = game.const
     first = (code.blocks[0] if code.blocks else None) or game.block(code.index, 0)
-    return [f"_r = {const(first)}(st, {env})", "while _r >= 0:",
-            f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, {env})",
+    return [f"_e = {env_list(args, code.nlocals)}", f"_r = {const(first)}(st, _e)", "while _r >= 0:",
+            f"    _r = ({const(code.blocks)}[_r] or {const(game.block_of)}({code.index}, _r))(st, _e)",
             f"if _r != {LEAF_DONE}: return {STACKED}"]
 
 
 @dataclass(frozen=True)
 class _Exit:
-    """An op's way out, as data: its writer ends its lines with one (or puts a Branch among them),
-    and the block writer writes it for where the op stands (`_Layout`)."""
+    """An op's way out, as data: the block writer writes it for where the op stands (`_Layout`)."""
 
     ind: str = field(default="", kw_only=True)  # the way out's indent in its op's lines
 
@@ -161,9 +154,8 @@ class _NoInline(Exception):
 
 @dataclass
 class _Layout:
-    """Where ops are written: `kept`, the block records its frame's position itself (a machine
-    block not a leaf's); `tails`, the levels of tails that may still go in place; `leaf`, a leaf
-    written in its caller (its end a `break`)."""
+    """Where ops are written: `kept`, the block records its frame's position (not a leaf's block);
+    `tails`, the levels of tails that may still go in place; `leaf`, in its caller (ends `break`)."""
 
     game: object
     code_id: int
@@ -175,8 +167,7 @@ class _Layout:
 
 
 def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
-    """The items of a block from pc (see block_function), the op of each, and the position after
-    its last op."""
+    """The items of a block from pc, the op of each, and the position after its last op."""
     code = game.codes[code_id]
     lines: list[Item] = []
     owners: list[int] = []
@@ -238,9 +229,8 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
 
 
 def _jump(lay: _Layout, t: int) -> str:
-    """Going on at op t, as one statement: in a leaf written in place, its end (a `break`); the
-    code's return, written at once; the block's own start, a `continue` of the loop round the
-    block (`block_function`); else t returned, for the machine to go on there."""
+    """Going on at op t, as one statement: a `break` at a leaf's end written in place; the code's
+    return at once; `continue` to the block's own start; else t returned to the machine."""
     srcs = lay.game.codes[lay.code_id].srcs
     write = srcs[t] if t < len(srcs) else None  # (the code's return is known by its writer)
     if lay.leaf:
@@ -258,8 +248,7 @@ def _jump(lay: _Layout, t: int) -> str:
 
 
 def _branch(lay: _Layout, item: Branch, owner: int) -> tuple[list[str], list[int]]:
-    """`if test:` and the way to `to`: the code from there written in place when it is short (a
-    tail: the other way of an `if`, the next round of a loop), else a jump."""
+    """`if test:` and the way to `to`: the code from there in place when short (a tail), else a jump."""
     ind = item.ind
     if not item.first and lay.tails > 0:
         tail, owners, _ = _region(lay.game, lay.code_id, item.to)
@@ -284,11 +273,9 @@ _inlined = [0]  # leaves written in place so far: each one's locals get a list n
 
 
 def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
-    """A leaf's code written in place of its call, when its first block is the whole leaf and its
-    every way out is the leaf's end (a `break` out of a `while True:` here) or a STACKED return.
-    Its locals start as `args` (the rest none), Python locals of their own (`_e4_3`) or a list
-    (`_e4[3]`) where the lines hand them on as one; an error in these lines is located in the
-    leaf, as its own block's would be (`_leaf_error`). None where the leaf is not such a block."""
+    """A leaf's code written in place of its call (None unless one short block whose every way out
+    is the leaf's end), its locals Python locals (`_e4_3`), or a list (`_e4[3]`) if handed on whole;
+    an error in it is located in the leaf (`_leaf_error`)."""
     code = game.codes[code_id]
     _inlined[0] += 1
     env = f"_e{_inlined[0]}"

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine.constants import CONTROL, JUMP, PLAIN, TEST
-from ..engine.game import ActionRt, Code, distinct_plain
+from ..engine.game import ActionRt, Code
 from ..engine.state import State
 from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
 from .runtime import _every_seat
 from .source import ST, NoSource, Variant, env_list, naming
 from .statements import _Builder
+from .tree import _may_end
 
 
 class Skeleton:
     """The skeleton of the Compiler (a part of it)."""
 
-    # ------------------------------------------------------------ the skeleton (code 0)
     def _main(self, main: Code, hooks: dict[str, int]) -> None:
         g, p = self.g, self.p
         b = _Builder(main)
@@ -25,7 +25,7 @@ class Skeleton:
         def maybe(when: str) -> None:
             code = g.codes[hooks[when]] if when in hooks else None
             if code is not None and code.leaf:
-                self._leaf_call(b, code.index, [], None, self._ends(p.hooks[when].body))
+                self._leaf_call(b, code.index, [], None, _may_end(p.hooks[when].body, self.plan.ending))
             elif code is not None:
                 b.emit(None, CONTROL, lambda v: [Push(f"[{code.index}, 0, {env_list([], code.nlocals)}]")])
 
@@ -36,9 +36,7 @@ class Skeleton:
         # that runs at each, or else the end that never came.
         ends = [info.expr.span for info in (*p.round_ends, *p.game_ends)]
         never = ends[0] if ends else None
-        b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, lambda v: [
-            "st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
-            *v.logged("st.event(0, f'== round {st.round} ==')")])
+        b.emit(p.hooks["round start"].span if "round start" in p.hooks else never, PLAIN, self.round_start)
         maybe("round start")
         labels["turn"] = b.pc
         if not p.actions:
@@ -48,9 +46,7 @@ class Skeleton:
                 "if st.free != 2:", Goto(at + 1, ind="    "), "st.options = (); st._texts = None", Halt()])
         labels["turn seat"] = b.pc
         game_never = p.game_ends[0].expr.span if p.game_ends else never
-        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, lambda v: [
-            "st.budget -= 1", "if st.budget < 0: st.tick()", *self.next_seat(),
-            *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(g.names)}[_w]}} --')")])
+        b.emit(p.hooks["turn start"].span if "turn start" in p.hooks else game_never, PLAIN, self.turn_seat)
         maybe("turn start")
         if p.actions:  # (a game without actions plays each turn as its hooks: their `choose`s ask)
             main.parts[b.emit(None, CONTROL, lambda v, after=b.pc + 1: self._turn_decision(v, after))] = \
@@ -88,11 +84,16 @@ class Skeleton:
             cell[0] = labels[what]
         self.turn_cell[:] = labels["turn seat"] + 1, labels["after action"]
 
-    def next_seat(self) -> list[str]:
+    def round_start(self, v: Variant) -> list[str]:
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
+                *v.logged("st.event(0, f'== round {st.round} ==')")]
+
+    def turn_seat(self, v: Variant) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue
         from, or after the current one; both marks go back to -1 (most turns find both so)."""
         n = self.n
-        return ["if st.next_player >= 0:",
+        return ["st.budget -= 1", "if st.budget < 0: st.tick()",
+                "if st.next_player >= 0:",
                 "    _w = st.next_player",
                 "    st.next_player = st.continue_from = -1",
                 "elif st.continue_from >= 0:",
@@ -101,12 +102,12 @@ class Skeleton:
                 f"elif st.turn == 0: _w = {ST.current}",
                 f"else: _w = ({ST.current} + st.direction) % {n}",
                 f"{naming().store('current')} = _w",
-                "st.turn += 1"]
+                "st.turn += 1",
+                *v.logged(f"st.event(0, f'-- turn {{st.turn}}: {{{self.source.const(self.g.names)}[_w]}} --')")]
 
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
-        """The turn's decision: the turn-options function's body written in place (one call less
-        a turn; the last op of its block, so the names it binds, env included, are not read after
-        it; one that returns early stays a function); no option, and the turn passes."""
+        """The turn's decision, the turn-options function's body in place (one call less a turn; the
+        block's last op, so what it binds is not read after); no option, and the turn passes."""
         const = self.source.const
         get = self.turn_options_in_place(self.turn_option_lines) or [f"_v = {const(self.g.turn_options_fn)}(st)"]
         passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
@@ -127,27 +128,26 @@ class Skeleton:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         self.turn_option_lines = self.turn_options_lines()
-        return defined("\n".join(self.turn_option_lines) + "\n", f"{self.g.name} turn options", self.source.names)
+        text = "".join(f"    {line}\n" for line in [*self.turn_option_lines, "return opts"])
+        return defined(f"def turn_options(st):\n{text}", f"{self.g.name} turn options", self.source.names)
 
     @staticmethod
     def turn_options_in_place(lines: list[str]) -> list[str] | None:
-        """The turn-options function's body as lines setting `_v` to the options where the turn
-        asks (one call less a turn), or None if it returns early."""
-        body = lines[1:-1]
-        return None if any("return" in line for line in body) else [*(line[4:] for line in body), "_v = opts"]
+        """The turn-options function's body setting `_v` where the turn asks, unless it returns early."""
+        return None if any("return" in line for line in lines) else [*lines, "_v = opts"]
 
     def turn_options_lines(self) -> list[str]:
-        """The turn-options function's lines, in the naming being written (the straight writer's
-        game loop writes its body in place)."""
+        """The turn-options function's body, in the naming being written (the straight writer's
+        game loop writes it in place)."""
         inline = self.source.inline
-        lines = ["def turn_options(st):", "    opts = []", f"    me = {ST.current}"]
+        lines = ["opts = []", f"me = {ST.current}"]
         run: list[Plan] = []  # actions in a row whose loops over a zone may run as one (domains.fuse)
         for ai, (a, info) in enumerate(zip(self.g.actions, self.p.actions, strict=True)):
             plan = self._option_plan(ai, a, info)
             if plan is not None:
                 run.append(plan)
                 continue
-            lines.extend("    " + line for line in fuse(run, "_wo{i}"))
+            lines += fuse(run, "_wo{i}")
             run = []
 
             def write(a=a, ai=ai, info=info) -> list[str]:
@@ -157,27 +157,16 @@ class Skeleton:
                 return [*cond, *(("    " if cond else "") + line for line in opts)]
 
             body, reads = self.source.reading(write)
-            if reads:
-                lines.append(f"    env = {env_list([], a.nlocals)}")
-            lines.extend("    " + line for line in body)
-        lines.extend("    " + line for line in fuse(run, "_wo{i}"))
-        lines.append("    return opts")
-        return lines
+            lines += [f"env = {env_list([], a.nlocals)}"] if reads else []
+            lines += body
+        return lines + fuse(run, "_wo{i}")
 
     def lead_options(self, a: ActionRt, info, target: str, item: str) -> list[str]:
         """Lines appending to list `target` the options of an action's leading choose, each as
         `item` (a format with {v}) makes it, in the turn's order."""
         if a.lead.sets is not None:
             return self.set_lead_lines(a, info, target, item)
-        fn = self.distinct_fn(a.lead)
-        try:  # loops that filter, merge and append as they go
-            return self.domains.options(info.body[0].domain, fn, "me", target, item)
-        except NoSource:
-            # An empty domain has no options: no call to sort out duplicates.
-            each = f"[{item.format(v='_v')} for _v in " + (
-                "dict.fromkeys(_d) if _v is not None]" if fn is distinct_plain
-                else f"{self.source.const(fn)}(st, _d, me)]")
-            return [f"_d = {self.source.inline(a.lead.domain)}", f"if _d: {target}.extend({each})"]
+        return self.options_lines(info.body[0].domain, a.lead.domain, self.distinct_fn(a.lead), "me", target, item)
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:
         """An action's options as a Plan, if it has no condition: its scans cannot fail, so they may
@@ -219,10 +208,8 @@ class Skeleton:
                       "_s.discard(None)", "winners = sorted(_s)"]
             if not fns:
                 lines.append(f"ranking = [{', '.join(f'1 if {s} in winners else 2' for s in range(n))}]")
-        elif fns:
+        else:  # (the checker asks for one or the other)
             lines += ["winners = []", *(f"if ranking[{s}] == 1: winners.append({s})" for s in range(n))]
-        else:
-            lines += [f"ranking = {[1] * n}", f"winners = {list(range(n))}"]
         names = self.source.const(self.g.names)
         log = v.logged(f"st.event(0, 'game over: ' + (', '.join([{names}[_w] for _w in winners]) or 'nobody') + "
                        "(' win' if len(winners) > 1 else ' wins'))")

@@ -15,7 +15,7 @@ from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn, _located_part
 from .source import ST, NoSource, Variant, env_list, naming
-from .tree import _literal, _may_end
+from .tree import _literal
 
 
 class _Builder:
@@ -24,9 +24,8 @@ class _Builder:
         self.loops: list[list[list[int]]] = []  # per loop, the cells of the jumps to its end
 
     def emit(self, span: ast.Span | None, kind: int, write: Writer) -> int:
-        """Add an op. `kind` says what it may return (a CONTROL op may return anything); `write`,
-        called once all jump targets are known, writes its Python source in a given Variant.
-        (`Code.ops` keeps a place per op, and holds nothing: an op is its source.)"""
+        """Add an op: `kind` says how it may leave; `write(variant)`, called once all jump targets
+        are known, writes its source. (`Code.ops` keeps a place per op: an op is its source.)"""
         self.code.ops.append(None)
         self.code.spans.append(span)
         self.code.kinds.append(kind)
@@ -53,24 +52,16 @@ class Statements(CardMoves, Bounds):
         """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
         b.emit(span, CONTROL, write_leaf_done if self.leaf else write_pop)
 
-    def _ends(self, body: tuple[ast.Stmt, ...]) -> bool:
-        """Whether running the body may reach an `end` (in it, or in a procedure it calls)."""
-        return _may_end(body, self.plan.ending)
-
     def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
-        """A call of a leaf: its code runs to its end within this op. If it may reach an `end`,
-        the caller's frame first records where it goes on (after this call), as a frame's call
-        does, since an `end` outside a turn resumes there; the block stops if the stack changed."""
-        code = self.g.codes[code_id]
+        """A call of a leaf, run to its end within this op. If it may reach an `end`, the caller's
+        frame first records where it goes on, as an `end` outside a turn resumes there."""
         after = b.pc + 1
 
         def write(v: Variant) -> list[str]:
             srcs = [self.source.inline(a) for a in args]
-            lines = [f"st.stack[-1][1] = {after}"] if ends else []
-            inlined = leaf_lines(self.g, code.index, srcs, self.source) if self.g.tails else None
-            if inlined is not None:
-                return lines + inlined
-            return [*lines, f"_e = {env_list(srcs, code.nlocals)}", *leaf_run(self.g, code, "_e")]
+            run = (leaf_lines(self.g, code_id, srcs, self.source) if self.g.tails else None) \
+                or leaf_run(self.g, self.g.codes[code_id], srcs)
+            return [*([f"st.stack[-1][1] = {after}"] if ends else []), *run]
 
         b.emit(span, TEST, write)
 
@@ -85,8 +76,8 @@ class Statements(CardMoves, Bounds):
         return f
 
     def expr_src(self, e: ast.Expr) -> str:
-        """Python source of expression e, compiled once (a writer may be asked for its lines
-        several times: for each block and tail that holds them, with a log and without)."""
+        """Python source of expression e, compiled once (a writer may be asked for its lines many
+        times: in each block and tail that holds them, with a log and without)."""
         f = self.parts.get(id(e))
         return self.source.inline(f if f is not None else self.part(e))
 
@@ -110,8 +101,7 @@ class Statements(CardMoves, Bounds):
 
     def _secret_known(self, info, cell: str, secret_from: tuple[int, int] | None) -> list[str]:
         """Who knows a `secret` variable's cell after an assignment: a secret choose's answer, its
-        chooser alone (with the options it was chosen from, for determinization); anything else,
-        everyone (a variable not secret: nothing to keep)."""
+        chooser alone (with its options, for determinization); anything else, everyone."""
         if not getattr(info, "secret", False):
             return []
         if secret_from is None:
@@ -138,43 +128,35 @@ class Statements(CardMoves, Bounds):
         return [*lines, f"_i = {index}", f"_x = {ST.vars}[_i]", f"if _x is None: {fail}"], name, \
             self.text_src("_x", info.type)
 
-    def _revealed(self, s: ast.Stmt) -> tuple[tuple | None, bool]:
-        """The secret variable a `reveal`/`show ... to` names (its owner compiled), or None for
-        cards; and whether it holds a card (whose face is then learnt too)."""
-        ref = self.p.secret_reveals.get(id(s))
-        if ref is not None and ref[0] == "pvar":
-            self.part(ref[2])
-        return ref, ref is not None and self.p.vars[ref[1]].type == CARD
-
     def s_Reveal(self, s: ast.Reveal, b):
-        ref, card = self._revealed(s)
-        if ref is None:
-            return super().s_Reveal(s, b)
-
-        def write(v: Variant) -> list[str]:
-            lines, name, words = self._secret_value(ref, "reveal")
-            learn = [f"{ST.known}[_x] = {self.g.all_mask}"] if card else []
-            event = f"st.event(0, 'revealed: ' + {name} + ' ' + {words})"
-            return [*lines, "st.secrets.pop(_i, None)", *learn, *v.logged(event)]
-
-        b.emit(s.span, PLAIN, write)
+        self._reveal_secret(s, b, super().s_Reveal, None)
 
     def s_ShowTo(self, s: ast.ShowTo, b):
-        ref, card = self._revealed(s)
+        self._reveal_secret(s, b, super().s_ShowTo, s.who)
+
+    def _reveal_secret(self, s: ast.Stmt, b, of_cards: Callable, who: ast.Expr | None) -> None:
+        """`reveal` (to all) or `show ... to` (`who`) of the secret variable the statement names
+        (its owner compiled), a card's face learnt too; of cards (`of_cards`) if it names none."""
+        ref = self.p.secret_reveals.get(id(s))
         if ref is None:
-            return super().s_ShowTo(s, b)
-        self.part(s.who)
-        all_mask = self.g.all_mask
+            return of_cards(s, b)
+        for e in (ref[2] if ref[0] == "pvar" else None, who):
+            if e is not None:
+                self.part(e)
+        card, all_mask = self.p.vars[ref[1]].type == CARD, self.g.all_mask
 
         def write(v: Variant) -> list[str]:
-            lines, name, words = self._secret_value(ref, "show")
-            learn = ["    " + f"{ST.known}[_x] |= _b"] if card else []
+            lines, name, words = self._secret_value(ref, "show" if who else "reveal")
+            if who is None:
+                learn = [f"{ST.known}[_x] = {all_mask}"] if card else []
+                return [*lines, "st.secrets.pop(_i, None)", *learn,
+                        *v.logged(f"st.event(0, 'revealed: ' + {name} + ' ' + {words})")]
             event = (f"st.event(0, {self.source.const(self.g.names)}[_q] + ' looks at ' + {name} + ': \\0', (), "
                      f"(({words}, _m, '?'),))")
-            return [*lines, f"_q = {self.expr_src(s.who)}", "if _q is not None:", "    _b = 1 << _q",
+            return [*lines, f"_q = {self.expr_src(who)}", "if _q is not None:", "    _b = 1 << _q",
                     "    _se = st.secrets.get(_i)", f"    _m = {all_mask} if _se is None else _se[0] | _b",
                     f"    if _m == {all_mask}: st.secrets.pop(_i, None)", "    else: st.secrets[_i] = (_m, _se[1])",
-                    *learn, *v.logged(["    " + event], ind="    ")]
+                    *([f"    {ST.known}[_x] |= _b"] if card else []), *v.logged(["    " + event], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
 
@@ -185,10 +167,9 @@ class Statements(CardMoves, Bounds):
             self.n if layout[name][1] else 1)))
 
     def s_Race(self, s: ast.Race, b):
-        """A race: each seat of the list answers the leading `may choose` in secret (into a hidden
-        secret variable, a cell per seat); then those who acted, in the list's order or a fair
-        random one drawn from the game's generator, each in turn has the answer revealed (logged as
-        its move) and runs the statements, until a `break`; then the answers are forgotten."""
+        """A race: each seat of the list answers the leading `may choose` in secret (a hidden cell
+        per seat); then those who acted, in the list's order or a random one, each has its answer
+        revealed (logged as its move) and runs the statements, until a `break`; then all forgotten."""
         hidden, seat, seats, pos, order, answer = self.p.races[id(s)]
         choose = s.body[0]
         base, n, local = self.g.var_layout[hidden.name][0], self.n, self.source.local
@@ -206,18 +187,13 @@ class Statements(CardMoves, Bounds):
             "if not _l: raise RulesRuntimeError('a race needs players to race, and its list is empty')",
             f"{local(pos)} = 0", *forget()])
 
-        def each(through: int, end: list[int]) -> list:
-            return [f"_r = {local(pos)}", Branch(f"_r >= len({local(through)})", end[0]),
-                    f"{local(seat)} = {local(through)}[_r]", f"{local(pos)} = _r + 1"]
+        def answers() -> None:
+            self.stmt(choose, b)
+            ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
+                f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}", *self._secret_known(
+                    hidden, "_i", (who, among)), f"{local(answer)} = {local(who)} = {local(among)} = None"])
 
-        answered = [0]
-        first = b.emit(s.span, TEST, lambda v: each(seats, answered))
-        self.stmt(choose, b)
-        ops["store"] = b.emit(choose.span, PLAIN, lambda v: [
-            f"_i = {base} + {local(seat)}", f"{ST.vars}[_i] = {local(answer)}",
-            *self._secret_known(hidden, "_i", (who, among)), f"{local(answer)} = {local(who)} = {local(among)} = None"])
-        b.emit(None, JUMP, lambda v: [Goto(first)])
-        answered[0] = b.pc
+        self._loop(b, s.span, self._each(seat, seats, pos), answers, None, bounded=True)
 
         def ordered(v: Variant) -> list[str]:
             shuffle = ["for _j in range(len(_o) - 1, 0, -1):", "    _k = st.randbelow(_j + 1)",
@@ -226,17 +202,15 @@ class Statements(CardMoves, Bounds):
                     f"{local(order)} = _o", f"{local(pos)} = 0"]
 
         ops["order"] = b.emit(s.span, PLAIN, ordered)
-        done = [0]
-        b.loops.append([done])
-        second = b.emit(s.span, TEST, lambda v: each(order, done))
         dec = self.choose_decisions[id(choose)].index
-        ops["reveal"] = b.emit(choose.span, PLAIN, lambda v: [
-            f"_i = {base} + {local(seat)}", f"{local(answer)} = {ST.vars}[_i]", "st.secrets.pop(_i, None)",
-            *v.logged(f"st.game.log_answer(st, {dec}, {local(seat)}, {local(answer)}, env)")])
-        self.block(s.body[1:], b)
-        b.emit(s.span, JUMP, lambda v: [Goto(second)])
-        for cell in b.loops.pop():
-            cell[0] = b.pc
+
+        def turns() -> None:
+            ops["reveal"] = b.emit(choose.span, PLAIN, lambda v: [
+                f"_i = {base} + {local(seat)}", f"{local(answer)} = {ST.vars}[_i]", "st.secrets.pop(_i, None)",
+                *v.logged(f"st.game.log_answer(st, {dec}, {local(seat)}, {local(answer)}, env)")])
+            self.block(s.body[1:], b)
+
+        self._loop(b, s.span, self._each(seat, order, pos), turns, s.span, bounded=True)
         ops["forget"] = b.emit(s.span, PLAIN, lambda v: forget())
 
     def s_Secretly(self, s: ast.Secretly, b):
@@ -254,12 +228,11 @@ class Statements(CardMoves, Bounds):
         """The writer of `target op value`: a local, the direction, a counter or a variable (a
         player's own, `p.score`, after its owner); a counter that changes is an event."""
         f = self.expr(value)
-        kind = ref[0]
-        sign = {"=": 0, "+=": 1, "-=": -1}[op_text]
-        g = self.g
+        kind, sign = ref[0], {"=": 0, "+=": 1, "-=": -1}[op_text]
         counter = kind in ("counter", "pcounter")
         declared = INT if counter else self.p.vars[ref[1]].type if kind in ("var", "pvar") else None
         guard = self._guard(value, "local" if kind == "local" else "stored", op_text, declared)
+        inline, local = self.source.inline, self.source.local
 
         def wrap(text: str) -> str:
             return f"{self.source.const(guard)}(st, {text})" if guard is not None else text
@@ -270,39 +243,31 @@ class Statements(CardMoves, Bounds):
 
                 def let(v: Variant) -> list[str]:
                     found = self.source.found_lines(value, "_c")
-                    stored = wrap("_c" if found else self.source.inline(f))
-                    return [*(found or ()), f"{self.source.local(slot)} = {stored}"]
+                    return [*(found or ()), f"{local(slot)} = {wrap('_c' if found else inline(f))}"]
 
                 return let
             if guard is None:
-                return lambda v: [f"{self.source.local(slot)} += {sign} * {self.source.inline(f)}"]
-            return lambda v: [f"{self.source.local(slot)} = "
-                              f"{wrap(f'{self.source.local(slot)} + {sign} * {self.source.inline(f)}')}"]
+                return lambda v: [f"{local(slot)} += {sign} * {inline(f)}"]
+            return lambda v: [f"{local(slot)} = {wrap(f'{local(slot)} + {sign} * {inline(f)}')}"]
         if kind == "direction":
-            return lambda v: [f"st.direction = {self.source.inline(f)}"]
+            return lambda v: [f"st.direction = {inline(f)}"]
         info = (self.p.counters if counter else self.p.vars)[ref[1]]
-        base = (g.counter_layout if counter else g.var_layout)[info.name][0]
+        base = (self.g.counter_layout if counter else self.g.var_layout)[info.name][0]
         owner = ref[2] if kind in ("pcounter", "pvar") else None
         if owner is not None:
             self.part(owner)
-        attr = "counters" if counter else "vars"
+        none, plus = f"'{target[0]}' is none", "+" if sign > 0 else "-"
 
         def write(v: Variant) -> list[str]:
-            lines = []
-            index = str(base)
-            who = ""
+            lines, index, who = [], str(base), ""
             if owner is not None:
-                msg = f"'{target[0]}' is none"
-                lines.append(f"_w = {self._seat_src(owner, msg)}")
-                index = f"{base} + _w"
-            cell = f"{naming().name(attr)}[{index}]"
-            if owner is not None:
-                who = f"{self.source.const(g.names)}[_w] + '.' + "
-            src = self.source.inline(f)
-            plus = "+" if sign > 0 else "-"
+                lines, index = [f"_w = {self._seat_src(owner, none)}"], f"{base} + _w"
+                who = f"{self.source.const(self.g.names)}[_w] + '.' + "
+            cell = f"{naming().name('counters' if counter else 'vars')}[{index}]"
+            src = inline(f)
 
             def assign(old: str) -> str:
-                return f"{cell} = {wrap(f'{old} {plus} {src}')}" if sign else f"{cell} = {wrap(src)}"
+                return f"{cell} = {wrap(f'{old} {plus} {src}' if sign else src)}"
 
             if not counter:
                 return [*lines, assign(cell), *self._secret_known(info, index, secret_from)]
@@ -327,18 +292,24 @@ class Statements(CardMoves, Bounds):
         for cell in end_jumps:
             cell[0] = b.pc
 
-    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], s, bounded: bool = False) -> None:
-        """A loop: its test (`test(end)` writes it, given where the loop ends), its body, the jump
-        back. A `while` may loop for ever without a decision, so its every round counts against the
-        step budget (`tick`); a `for each` over a list or a `repeat N times` ends by itself."""
+    def _loop(self, b: _Builder, test_span, test: Callable[[int], list], body, span, bounded: bool = False) -> None:
+        """A loop: its test (`test(end)`, given where the loop ends), its body (statements, or a
+        function emitting its ops), the jump back. A `while` may loop for ever without a decision,
+        so its every round counts against the step budget; a list or a count ends by itself."""
         end = [0]
         b.loops.append([end])
         top = b.emit(test_span, TEST, lambda v: test(end[0]))
-        self.block(s.body, b)
+        body() if callable(body) else self.block(body, b)
         count = [] if bounded else ["st.budget -= 1", "if st.budget < 0: st.tick()"]
-        b.emit(s.span, JUMP, lambda v: [*count, Goto(top)])
+        b.emit(span, JUMP, lambda v: [*count, Goto(top)])
         for cell in b.loops.pop():
             cell[0] = b.pc
+
+    def _each(self, var: int, items: int, pos: int) -> Callable[[int], list]:
+        """The test of a loop over a list of locals' slot `items`: its next item into `var`."""
+        local = self.source.local
+        return lambda end: [f"_r = {local(pos)}", Branch(f"_r >= len({local(items)})", end),
+                            f"{local(var)} = {local(items)}[_r]", f"{local(pos)} = _r + 1"]
 
     def s_ForEach(self, s: ast.ForEach, b):
         var_slot, list_slot, pos_slot = self.p.slots[id(s)]
@@ -359,16 +330,11 @@ class Statements(CardMoves, Bounds):
                     f"{self.source.local(pos_slot)} = 0", *count]
 
         b.emit(s.seq.span, PLAIN, init)
-        self._loop(b, s.span, lambda end: [
-            f"_r = {self.source.local(pos_slot)}",
-            Branch(f"_r >= len({self.source.local(list_slot)})", end),
-            f"{self.source.local(var_slot)} = {self.source.local(list_slot)}[_r]",
-            f"{self.source.local(pos_slot)} = _r + 1",
-        ], s, bounded=True)
+        self._loop(b, s.span, self._each(var_slot, list_slot, pos_slot), s.body, s.span, bounded=True)
 
     def s_While(self, s: ast.While, b):
         cond = self.part(s.cond)
-        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s)
+        self._loop(b, s.cond.span, lambda end: [Branch(f"not {self.source.inline(cond)}", end)], s.body, s.span)
 
     def s_Repeat(self, s: ast.Repeat, b):
         count = self.expr(s.count)
@@ -387,7 +353,7 @@ class Statements(CardMoves, Bounds):
 
         b.emit(s.count.span, PLAIN, init)
         self._loop(b, s.span, lambda end: [Branch(f"{self.source.local(slot)} <= 0", end),
-                                           f"{self.source.local(slot)} -= 1"], s, bounded=True)
+                                           f"{self.source.local(slot)} -= 1"], s.body, s.span, bounded=True)
 
     def s_Break(self, s: ast.Break, b):
         cell = [0]
@@ -417,15 +383,9 @@ class Statements(CardMoves, Bounds):
         def options() -> list[str]:
             """The chooser (`_p`) and the options (`_v`), for the machine's block and the straight
             function, which ask the question each in its way."""
-            inline, const = self.source.inline, self.source.const
-            who = ST.current if by is None else inline(by)
+            who = ST.current if by is None else self.source.inline(by)
             with self.source.knowing(getattr(who, "inner", None)):  # past the test below, the chooser is no none
-                try:  # loops that filter, merge and append as they go
-                    listed = ["_v = []", *self.domains.options(s.domain, distinct, "_p", "_v", "{v}")]
-                except NoSource:
-                    listed = [f"_v = {inline(domain)}", *(
-                        ["_v = list(dict.fromkeys(_v))", "if None in _v: _v.remove(None)"]
-                        if distinct is distinct_plain else [f"_v = {const(distinct)}(st, _v, _p) if _v else []"])]
+                listed = ["_v = []", *self.options_lines(s.domain, domain, distinct, "_p", "_v", "{v}")]
             # (A secret choose keeps who chose and among what: an assignment of its answer to a
             # secret variable records them, State.secrets.)
             local = self.source.local
@@ -443,6 +403,19 @@ class Statements(CardMoves, Bounds):
             *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
                                                                        first=f"{self.source.local(slot)} = None"),
             Ask(dec.index, "_p")])
+
+    def options_lines(self, e: ast.Expr, domain: Fn, distinct: Callable, chooser: str, target: str,
+                      item: str) -> list[str]:
+        """Lines appending to list `target` the options of a decision (domain e, compiled `domain`),
+        each as `item` (a format of {v}) makes it: loops that filter, merge and append as they go
+        (domains.py) where they can, else the domain's list without repeats."""
+        try:
+            return self.domains.options(e, distinct, chooser, target, item)
+        except NoSource:
+            first = f"_d = {self.source.inline(domain)}"
+            each = "dict.fromkeys(_d) if _o is not None" if distinct is distinct_plain \
+                else f"{self.source.const(distinct)}(st, _d, {chooser})"
+            return [first, f"if _d: {target}.extend([{item.format(v='_o')} for _o in {each}])"]
 
     def _hand_free(self, e: ast.Expr) -> bool:
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
@@ -490,15 +463,14 @@ class Statements(CardMoves, Bounds):
         else:
             label = {"turn": "after action", "round": "round over", "game": "over"}[s.what]
         self.end_cells.append((label, cell))
-        turn_cell = self.turn_cell
-        only_in_turn = s.what == "turn"
+        turn = self.turn_cell
 
         def write(v: Variant) -> list[str]:
             # Only the game's frame is left, at where the end goes on; `end turn` outside a turn
             # ends the running hook alone. Before the first round, `end game` goes to the game's end.
             where = str(cell[0]) if not over[0] else f"{cell[0]} if st.round > 0 else {over[0]}"
             return ["del st.stack[1:]", "_m = st.stack[0]",
-                    *([f"if not {turn_cell[0]} <= _m[1] <= {turn_cell[1]}: return {STACKED}"] if only_in_turn else []),
+                    *([f"if not {turn[0]} <= _m[1] <= {turn[1]}: return {STACKED}"] if s.what == "turn" else []),
                     f"_m[1] = {where}", f"return {STACKED}"]
 
         b.emit(s.span, CONTROL, write)
@@ -568,9 +540,8 @@ class Statements(CardMoves, Bounds):
         return [*lines, "_t.append('\\0')", "_s.append((_w, _k, '?'))"]
 
     def label_fn(self, text: ast.Template | None, params: str = "st, env", nlocals: int | None = None) -> Fn | None:
-        """A function giving a `choose` label with its values filled in, as messages show them but
-        for a card (a move's text is shown to every seat: Game.label_card_text), or None for a
-        label without values."""
+        """A function giving a `choose` label with its values filled in (a card as every seat may see
+        it: Game.label_card_text), or None for a label without values."""
         if text is None:
             return None
         pieces = []
@@ -598,9 +569,8 @@ class Statements(CardMoves, Bounds):
         return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
     def text_src(self, x: str, t: str, card: str | None = None) -> str:
-        """Source of the words that show value x (a name) of type t, as messages show it: a
-        player's name, a card's face (or `card`, a format of {x}), yes or no, a list's items
-        joined (none left out)."""
+        """Source of the words that show value x (a name) of type t, as messages show it (a card's
+        face, or `card`, a format of {x})."""
         if is_list(t):
             return f"', '.join([{self.text_src('_y', elem(t), card)} for _y in {x} if _y is not None])"
         if t == PLAYER:

@@ -1,12 +1,9 @@
-"""Playouts compiled straight: the rules as plain Python functions for a playout that runs to the end.
+"""Playouts compiled straight: each procedure, action and hook one plain Python function.
 
-The machine runs a game as frames of op positions, so that a state can stop at any decision; a
-playout that runs to the end needs none of that. Here each procedure, action and hook is one
-function with Python's control flow (the ops' own lines), a `choose` asks in place, an `end` is an
-exception, and rounds and turns are one loop. It takes over at a turn's decision; anything out of
-the ordinary (a failed or out-of-range pick, a rules error, the limit) stops it, and the machine
-plays the same game again from where it began with the recorded picks.
-"""
+A playout that runs to the end needs no frames: Python's control flow runs the ops' own lines, a
+`choose` asks in place, an `end` is an exception, and rounds and turns are one loop. From a turn's
+decision on; anything out of the ordinary (a bad pick, a rules error, the limit) stops it, and the
+machine plays the same game again from where it began with the recorded picks."""
 
 from __future__ import annotations
 
@@ -51,45 +48,42 @@ class StraightWriter:
         self.limited = limited  # whether the playout's limit is tested before each pick
         self.g = compiler.g
         self.p = compiler.p
-        self.inline: dict[int, tuple[list, str]] = {}  # code index -> (statements, unit), written in place
+        self.units: dict[int, tuple[list, str]] = {}  # code index -> (statements, unit)
+        self.inline: set[int] = set()  # the codes written where the game's loop runs them
         self.counts = compiler.source.counts  # domains counted from hands counted by face
         self.unit_name = ""
         self.returns = False  # whether the unit being written returns early
         self.watched: list[str] | None = None  # see end_checks
 
-    # ------------------------------------------------------------ the whole game
     def write(self) -> str:
-        out: list[str] = []
         for name, code_id in self.c.proc_codes.items():
-            out += self.unit(code_id, self.p.procedures[name].body, "procedure")
+            self.units[code_id] = self.p.procedures[name].body, "procedure"
         for when, code_id in self.c.hook_codes.items():
-            out += self.unit(code_id, self.p.hooks[when].body, when)
+            self.units[code_id] = self.p.hooks[when].body, when
         for a, info in zip(self.g.actions, self.p.actions, strict=True):
-            out += self.unit(a.code, info.body[1:] if a.lead is not None else info.body, "action")
-        out += self.main()
-        return "\n".join(out) + "\n"
+            self.units[a.code] = info.body[1:] if a.lead is not None else info.body, "action"
+        out = [line for code_id in self.units for line in self.unit(code_id)]
+        return "\n".join([*out, *self.main()]) + "\n"
 
-    def unit(self, code_id: int, body, unit: str) -> list[str]:
+    def unit(self, code_id: int) -> list[str]:
         """A function of the unit's locals, each a Python local (`_e3`), its arguments first; as
         the list `env` where its statements hand them on as one (to a define's value)."""
         n = self.g.codes[code_id].nlocals
         naming = Naming(None, "_e")
-        lines, whole = self.unit_lines(code_id, body, unit, naming)
+        lines, whole = self.unit_lines(code_id, naming)
         if whole:
             naming = Naming()
-            lines = self.unit_lines(code_id, body, unit, naming)[0]
-        elif unit != "procedure" and not self.returns:
-            self.inline[code_id] = (body, unit)  # (a procedure is always called)
-        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, body, unit, naming)[0])
+            lines = self.unit_lines(code_id, naming)[0]
+        elif self.units[code_id][1] != "procedure" and not self.returns:
+            self.inline.add(code_id)  # (a procedure is always called)
+        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, naming)[0])
         head = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]"] if whole else []
         return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *head, *lines, ""]
 
     def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
-        """The lines binding what `lines` (written in `counted`) read often, and the lines written
-        again by `write` in the naming that reads those bound: a steady field read more than once
-        if none is stored, a constant read more than twice, and in the game's loop the current seat
-        if only the turn's start sets it. (Counted in the syntax tree: writers may write a source
-        twice, or one they leave out.)"""
+        """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
+        naming that reads them bound: a steady field read twice if none is stored, a constant read
+        thrice, in the game's loop the current seat if only the turn's start sets it."""
         consts = self.c.source.const_names
         fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
         reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
@@ -105,11 +99,12 @@ class StraightWriter:
         binds = [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)]
         return binds, write(bound)
 
-    def unit_lines(self, code_id: int, body, unit: str, naming: Naming) -> tuple[list[str], bool]:
+    def unit_lines(self, code_id: int, naming: Naming) -> tuple[list[str], bool]:
         """The unit's lines in the naming, and whether they hand the locals on as a list."""
         sc = self.c.source
         before = sc.whole_reads
-        self.unit_name, self.returns = unit, False
+        body, self.unit_name = self.units[code_id]
+        self.returns = False
         with named(naming):
             lines = self.block(body, "    ")
             if code_id in self.c.recursive_codes:
@@ -121,16 +116,14 @@ class StraightWriter:
     def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
         """A hook's or action's statements written where the game's loop runs it (one Python call
         less a turn), its locals named after it (`_e7_0`); a call if it returns early."""
-        entry = self.inline.get(code_id)
-        if entry is None:
+        if code_id not in self.inline:
             return [f"{ind}_sp_{code_id}({', '.join(['st', 'rec', *args])})"]
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        lines = self.unit_lines(code_id, entry[0], entry[1], naming().locals_as(None, f"_e{code_id}_"))[0]
+        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))[0]
         return [*sets, *(ind + line[4:] for line in lines)]
 
-    # ------------------------------------------------------------ statements
     def body(self, stmts, ind: str) -> list[str]:
         return [line for s in stmts for line in self.stmt(s, ind)]
 
@@ -165,7 +158,6 @@ class StraightWriter:
             return [f"{ind}while {_test(self.cond(s.cond))}:", *self.body(s.body, inner),
                     f"{inner}st.budget -= 1", f"{inner}if st.budget < 0: st.tick()"]
         if isinstance(s, (ast.ForEach, ast.Repeat)):
-            # (The machine also keeps a loop's position in a slot of its own: only its steps read it.)
             code, start, _ = self.c.stmt_ops[id(s)]
             first = [ind + line for line in self.plain(code, start)]
             if isinstance(s, ast.Repeat):
@@ -192,40 +184,32 @@ class StraightWriter:
         return [f"{ind}return"]
 
     def choose(self, s: ast.Choose, ind: str) -> list[str]:
-        if isinstance(s, ast.ChooseSet):
-            return self.choose_set(s, ind)
-        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
-        listed = [*self.c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
-                  f"if not _v: {slot} = None", "else:",
+        """A `choose` asked in place: its options listed, or counted (counts.py; sets.py for a `choose
+        set` that sizes alone restrict) and the one picked found from its number after."""
+        c, is_set = self.c, isinstance(s, ast.ChooseSet)
+        slot, budget = c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
+        none = "[]" if is_set else "None"
+        listed = [*c.choose_options[id(s)](),  # (the machine's own lines, up to the question)
+                  f"if not _v: {slot} = {none}", "else:",
                   *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
-        # (A secret choose keeps its options, State.secrets: they are listed.)
-        counted = None if id(s) in self.p.secret_chooses else self.counts.lines(s.domain, "_qcount", "_k", env=True)
+        if is_set:
+            counted = c.set_counted(s, "_p", "_qcount")
+            counted = counted and (None, counted[0], [f"_x = {counted[1]}"])
+        else:  # (a secret choose keeps its options, State.secrets: they are listed)
+            counted = None if id(s) in self.p.secret_chooses else self.counts.lines(s.domain, "_qcount", "_k", env=True)
         if counted is not None:  # (else a zone that fails fails here as where the machine lists it: a bail)
-            # Counted (counts.py): the options' number from the counts, the one picked found after.
             zone, count, find = counted
-            found = ["if _k == _qcount - 1: _x = None", "else:", *("    " + x for x in find)] if s.optional else find
-            inner = [*count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = None", "else:",
-                     *self.asked("_k", "_qcount", "_p", [], [*found, f"{slot} = _x; {budget}"])]
-            listed = [*listed[:2], f"_qz = {zone}", f"_qh = {ST.counts}[_qz]",  # (who chooses, and that it is someone)
-                      f"if _qh is not None and {self.c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
-                      *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
+            if s.optional:
+                find = [f"if _k == _qcount - 1: _x = {none}", "else:", *("    " + x for x in find)]
+            inner = [*count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = {none}", "else:",
+                     *self.asked("_k", "_qcount", "_p", [], [*find, f"{slot} = _x; {budget}"])]
+            if zone is None:
+                listed = [*listed[:2], *inner]  # (who chooses, and that it is someone)
+            else:  # (counted only if the chooser sees the zone)
+                listed = [*listed[:2], f"_qz = {zone}", f"_qh = {ST.counts}[_qz]",
+                          f"if _qh is not None and {c.source.const(self.g.zone_seen_by)}[_qz] >> _p & 1:",
+                          *("    " + line for line in inner), "else:", *("    " + line for line in listed[2:])]
         return [ind + line for line in listed]
-
-    def choose_set(self, s: ast.ChooseSet, ind: str) -> list[str]:
-        """A `choose set` (compile/sets.py): its options listed, or, where sizes alone restrict
-        them, counted and the one picked built from its number."""
-        slot, budget = self.c.source.local(self.p.slots[id(s)]), f"st.budget = {ST.step_limit}"
-        head = self.c.choose_options[id(s)]()[:2]  # (who chooses, and that it is someone)
-        counted = self.c.set_counted(s, "_p", "_qcount")
-        if counted is None:
-            lines = [*self.c.choose_options[id(s)](), f"if not _v: {slot} = []", "else:",
-                     *self.asked("_i", "_nv", "_p", ["_nv = len(_v)"], [f"{slot} = _v[_i]; {budget}"])]
-        else:
-            count, nth = counted
-            found = f"_x = [] if _k == _qcount - 1 else {nth}" if s.optional else f"_x = {nth}"
-            lines = [*head, *count, *(["_qcount += 1"] if s.optional else []), f"if not _qcount: {slot} = []",
-                     "else:", *self.asked("_k", "_qcount", "_p", [], [found, f"{slot} = _x; {budget}"])]
-        return [ind + line for line in lines]
 
     def race(self, s: ast.Race, ind: str) -> list[str]:
         """A race (Statements.s_Race) with Python's loops: the answers, the order, each actor's
@@ -242,7 +226,6 @@ class StraightWriter:
                 *op("store", inner), *op("order", ind), f"{ind}for {local(seat)} in {local(order)}:",
                 *op("reveal", inner), *self.body(s.body[1:], inner), *op("forget", ind)]
 
-    # ------------------------------------------------------------ rounds and turns
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
         naming = Naming()
@@ -262,8 +245,7 @@ class StraightWriter:
             if options is None:
                 raise NoStraight("turn options that return early")
             counted = self.counted_options() if p.actions else None
-            seat = [*(_TURN + "    " + line for line in ["st.budget -= 1", "if st.budget < 0: st.tick()",
-                                                         *self.c.next_seat()])]
+            seat = [_TURN + "    " + line for line in c.turn_seat(STRAIGHT_RUN)]
             if p.actions:  # (resumed at the decision: the turn's start ran on the machine)
                 begin = [_TURN + "if resumed:", _TURN + "    resumed = False", _TURN + "else:", *seat,
                          *self.hook("turn start", _TURN + "    ")]
@@ -280,9 +262,7 @@ class StraightWriter:
                 "    while True:",  # a round
                 "        try:",
                 "            if not resumed:",
-                "                st.budget -= 1",
-                "                if st.budget < 0: st.tick()",
-                "                st.round += 1",
+                *("                " + line for line in c.round_start(STRAIGHT_RUN)),
                 *self.ended("round start", "                "),
                 "            while True:",  # a turn
                 "                try:",  # `end turn` in the turn's start or its action: to the turn's end
@@ -311,9 +291,8 @@ class StraightWriter:
         return self.in_place(self.c.hook_codes[when], [], ind) if when in self.c.hook_codes else []
 
     def ended(self, when: str, ind: str, turn_only: bool = True) -> list[str]:
-        """A hook run, where `end turn` (also in what it calls) ends the hook alone and any other
-        `end` goes on; in `round end` and `game end` (not turn_only), an `end` from a procedure
-        they call takes the machine's stranger ways: a bail."""
+        """A hook run, where `end turn` ends the hook alone; in `round end` and `game end` (not
+        turn_only) an `end` from a procedure they call takes the machine's stranger ways: a bail."""
         if when not in self.c.hook_codes:
             return []
         catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
@@ -321,9 +300,8 @@ class StraightWriter:
         return [f"{ind}try:", *self.hook(when, ind + "    "), *catch]
 
     def end_checks(self, game_ends: list[str], round_ends: list[str]) -> list[str]:
-        """The tests of the game's and round's end after a turn. A game's end that reads only
-        counters and variables (`watched`) is tested only if they changed: comparing a copy of
-        the lists at C speed costs less than a test most turns find false."""
+        """The tests of the game's and round's end after a turn; a game's end that reads only counters
+        and variables (`watched`) only if they changed: a copy compared at C speed costs less."""
         checks = [f"                if {e}:\n                    what = 'game'; break" for e in game_ends]
         if self.watched is None:
             mutable = any(v.type.startswith("list") for v in self.p.vars)
@@ -354,9 +332,8 @@ class StraightWriter:
         return [_TURN + line for line in lines]
 
     def asked(self, var: str, n: str, chooser: str, before: list[str], after: list[str]) -> list[str]:
-        """Lines (under a test that there are options) setting `var` to the pick among `n`, recorded
-        in `rec`: `st.pick(n)` asked of `chooser`, or the same number drawn here where the pick is a
-        Random's randrange (State.draw); at the playout's limit (if `limited`), a bail."""
+        """Lines setting `var` to the pick among `n`, recorded in `rec`: `st.pick(n)` asked of `chooser`,
+        or drawn here if the pick is a Random's randrange (State.draw); a bail at the limit."""
         return ["    " + line for line in [
             *before,
             *([f"if len(rec) == {ST.stop}: raise _Bail"] if self.limited else []),
@@ -377,8 +354,7 @@ class StraightWriter:
 
     def counted_options(self) -> tuple[list[str], list[list[str]]] | None:
         """The turn's options counted (counts.py): lines setting `_n{a}` to each action's number of
-        options (from the counts where its domain allows, else listed into `_o{a}`), and per action
-        the lines finding its picked option `_x` (its `_k`-th). None if none can be counted."""
+        options (else listed into `_o{a}`), and per action the lines finding its `_k`-th, `_x`."""
         c, g = self.c, self.g
         head: list[str] = [f"me = {ST.current}"]
         fast: list[str] = []  # every counted zone seen: each counted action counted
