@@ -820,6 +820,10 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     from .simulate import SimulationError
 
     _check_run_sizes(args)
+    if (args.bots is None) == (args.ladder is None):
+        raise UsageError("give either --bots (a line-up) or --ladder (bots to rate against each other)")
+    if args.ladder is not None:
+        return _ladder(args, out, err)
     workers, backend = _workers(args)
     bots = _bot_specs(args.bots, required=True)
     seed = args.seed if args.seed is not None else 0
@@ -860,6 +864,52 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     for r in rows:
         say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
             f"slowest {r.slowest:.3f}")
+    return EXIT_OK
+
+
+def _ladder(args, out: TextIO, err: TextIO) -> int:
+    """`arena --ladder`: every two bots play --games games; Elo ratings with 95% intervals."""
+    from .arena import ratings, run_ladder
+    from .simulate import SimulationError
+
+    workers, backend = _workers(args)
+    bots = _bot_specs(args.ladder, required=True)
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise UsageError("--ladder needs at least two different bots, such as random,ismcts,ismcts2")
+    seed = args.seed if args.seed is not None else 0
+    pairs = len(bots) * (len(bots) - 1) // 2
+    try:
+        with progress_bar(err, args.games * pairs, Path(args.file).name.removesuffix(".rules")) as progress:
+            game, pairings = run_ladder(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
+                                        workers, args.max_moves, backend, _limits(args), _allowed(args), progress)
+    except SimulationError as e:
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    rows = ratings(bots, pairings, seed=seed)
+    if args.json:
+        print(json.dumps({
+            "game": game.name, "file": args.file, "games": args.games, "players": game.players,
+            "params": game.params, "seed": seed, "anchor": bots[0],
+            "ladder": [{"bot": r.bot, "elo": round(r.elo, 1), "interval": [round(x, 1) for x in r.interval],
+                        "score": round(r.score, 4), "comparisons": r.comparisons, "decisions": r.choices,
+                        "per_decision": round(r.seconds_per_choice, 5), "slowest": round(r.slowest, 4)}
+                       for r in rows],
+            "pairings": [{"bots": list(p.bots), "lineup": p.lineup, "capped": sum(g.capped for g in p.records)}
+                         for p in pairings],
+        }), file=out)
+        return EXIT_OK
+    say = _printer(out)
+    say(f"{game.name}: a ladder of {len(bots)} bots, {args.games} games for each of {pairs} pairings, "
+        f"{game.players} players, seed {seed}.")
+    width = max(12, *(len(r.bot) for r in rows))
+    say(f"{'bot':<{width}}     Elo  95% interval    score  seconds a decision")
+    for r in rows:
+        lo, hi = r.interval
+        span = "(anchor)" if r.bot == bots[0] else f"[{lo:.0f}, {hi:.0f}]"
+        say(f"{r.bot:<{width}}  {r.elo:>6.0f}  {span:<13} {r.score:>6.1%}  {r.seconds_per_choice:.4f}")
+    say(f"Elo by maximum likelihood (Bradley-Terry) from each game's pairs of seats held by two bots, "
+        f"{bots[0]} at 0; intervals from 200 resamples of the games. score: the share of those pairs won "
+        f"(ahead by the share of the win, then by rank; level counts half).")
     return EXIT_OK
 
 
@@ -1075,9 +1125,12 @@ def _add_arena(sub) -> None:
     _game_options(a)
     _allow_path_option(a)
     _limit_option(a)
-    a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
+    a.add_argument("--bots", metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
-    a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    a.add_argument("--ladder", metavar="KIND,KIND[,KIND...]",
+                   help="instead of --bots: every two of these bots play --games games; prints Elo ratings")
+    a.add_argument("--games", type=int, default=100, metavar="N",
+                   help="games to play (default 100); with --ladder, for each pairing")
     a.add_argument("--seed", type=int, metavar="S", help="first deal's seed (default 0)")
     a.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
     _parallel_options(a)
