@@ -12,11 +12,12 @@ after two moves diverges at once, and a move that is sure to cost (a penalty car
 still comes out ahead in a third of the worlds by the noise of the playouts. So "no better in any
 world" almost never holds, even for such a move. The test used is the same comparison made
 robust to that noise: move a is dominated by move b when b ends ahead of a in significantly more
-of the shared worlds than behind (a one-sided sign test at level `alpha` per comparison, Holm-like
-divided by the number of comparisons, ties not counted). If a is as good as b in every world (in
-each, a is ahead at least as often as behind), a is pruned with probability at most `alpha`: a
-move merely unlucky in a few worlds is kept, and so is a gamble that pays in enough of them.
-The move with the best mean outcome is never pruned, so a decision always keeps a move.
+of the shared worlds than behind (a one-sided sign test at level `alpha` divided by the number of
+other moves, ties not counted), and b's mean share of the win is at least a's. If a is as good as
+b in every world (in each, a is ahead at least as often as behind), a is pruned with probability
+at most that level: a move merely unlucky in a few worlds is kept, and so is a gamble that wins
+more often. The relation can cycle (each move ahead of the next in most worlds); then the move
+with the best mean is kept, so a decision never loses every move.
 """
 
 from __future__ import annotations
@@ -57,19 +58,17 @@ class Screen:
         n = len(outcomes)
         self.worlds = len(outcomes[0]) if outcomes else 0
         self.means = [sum(o[0] for o in row) / self.worlds if self.worlds else 0.0 for row in outcomes]
-        best = max(range(n), key=self.means.__getitem__) if n else -1
         level = alpha / max(1, n - 1)
-        self.dominated: dict[int, int] = {}  # pruned move -> a move that dominates it
-        for a in range(n):
-            if a == best:
-                continue
-            for b in range(n):
-                if b != a and self.beats(b, a, level):
-                    self.dominated[a] = b
-                    break
+        beaten = {a: [b for b in range(n) if b != a and self.beats(b, a, level)] for a in range(n)}
+        self.dominated: dict[int, int] = {a: bs[0] for a, bs in beaten.items() if bs}  # pruned -> by whom
+        if len(self.dominated) == n:  # a cycle: keep the best mean (never prune every move)
+            del self.dominated[max(range(n), key=self.means.__getitem__)]
 
     def beats(self, b: int, a: int, level: float) -> bool:
-        """Does b end ahead of a in significantly more shared worlds than behind?"""
+        """Does b end ahead of a in significantly more shared worlds than behind, and win at least
+        as often? (A move ahead only on rank in most worlds but that wins more is a gamble.)"""
+        if self.means[b] < self.means[a]:
+            return False
         ahead = behind = 0
         for x, y in zip(self.outcomes[b], self.outcomes[a], strict=True):
             if x > y:
