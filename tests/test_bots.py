@@ -14,13 +14,7 @@ import re
 import pytest
 
 import rulesdsl
-from rulesdsl.arena import (
-    lineup_for,
-    run_arena,
-    seat_counts,
-    seating,
-    summarize,
-)
+from rulesdsl.arena import lineup_for, run_arena, seat_counts, seating, summarize
 from rulesdsl.bots import BotSpecError, GreedyBot, ISMCTSBot, RandomBot, make_bot
 from rulesdsl.bots.screen import Screen, screen, tail
 
