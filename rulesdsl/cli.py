@@ -416,6 +416,9 @@ def _check_run_sizes(args) -> None:
         raise UsageError("--max-moves must be at least 1")
 
 
+PLAY_BOT = "ismcts2"  # play's bots at a terminal: the strongest within ~1 s a decision (docs/bots.md)
+
+
 def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .bots import make_bot
 
@@ -425,7 +428,10 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         raise UsageError(f"--seat must be between 1 and {n} (the game has {n} players)")
     seat = args.seat - 1
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    specs = _bot_specs(args.bots)
+    # At a terminal the strongest bot that answers within a second; piped moves (a script, a
+    # transcript) meet random bots by default, which answer at once and play as they always did.
+    chosen = args.bots if args.bots is not None else PLAY_BOT if inp.isatty() else "random"
+    specs = _bot_specs(chosen)
     bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
     try:
         state = game.new_game(seed)
@@ -435,7 +441,7 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
     echo = not inp.isatty()
     human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
     intro = (f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1});",
-             f"the others are {args.bots} bots.")
+             f"the others are {chosen} bots.")
     human.say(" ".join(intro) if len(" ".join(intro)) <= human.width() else "\n".join(intro))
     if game.params:
         human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
@@ -1062,8 +1068,9 @@ def _add_play(sub) -> None:
     _limit_option(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
-    pl.add_argument("--bots", default="random", metavar="KIND",
-                    help="the other players: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
+    pl.add_argument("--bots", metavar="KIND",
+                    help=f"the other players: {PLAY_BOT} (default at a terminal; random when moves are piped), "
+                         "random, greedy[:WORLDS], ismcts[:ITERATIONS]")
     pl.add_argument("--reveal", action="store_true", help="spectator view: show every card (for debugging)")
     pl.add_argument("--memory", action="store_true",
                     help="play from memory: a face-down card you saw shows as ? after the turn you saw it")

@@ -7,6 +7,7 @@ strength is measured by bench/bots.py and reported in docs/bots.md.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -287,6 +288,23 @@ def test_play_against_ismcts_with_piped_input_plays_to_the_end():
     assert code == 0, err
     assert "the others are ismcts:20 bots" in out
     assert re.search(r"^(Winner: .+\.|You win!|You share the win!)$", out, re.M)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_play_at_a_terminal_meets_the_strongest_bot_and_piped_moves_random_ones():
+    from rulesdsl.cli import PLAY_BOT, main
+
+    assert PLAY_BOT == "ismcts2"
+    out = io.StringIO()
+    code = main(["play", TAMALO, "--players", "2", "--seed", "3"], stdin=Terminal("quit\n"), stdout=out,
+                stderr=io.StringIO())
+    assert code == 0 and "the others are ismcts2 bots" in out.getvalue()
+    code, piped, _ = run("play", TAMALO, "--players", "2", "--seed", "3", stdin="quit\n")
+    assert code == 0 and "the others are random bots" in piped
 
 
 def test_the_python_example_in_docs_bots_runs(monkeypatch, capsys):
