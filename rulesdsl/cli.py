@@ -908,14 +908,17 @@ def _ladder(args, out: TextIO, err: TextIO) -> int:
     say(f"{game.name}: a ladder of {len(bots)} bots, {args.games} games for each of {pairs} pairings, "
         f"{game.players} players, seed {seed}.")
     width = max(12, *(len(r.bot) for r in rows))
-    say(f"{'bot':<{width}}     Elo  95% interval    score  seconds a decision")
+    say(f"{'bot':<{width}}     Elo  95% interval    score  pairs")
     for r in rows:
         lo, hi = r.interval
         span = "(anchor)" if r.bot == bots[0] else f"[{lo:.0f}, {hi:.0f}]"
-        say(f"{r.bot:<{width}}  {r.elo:>6.0f}  {span:<13} {r.score:>6.1%}  {r.seconds_per_choice:.4f}")
+        say(f"{r.bot:<{width}}  {r.elo:>6.0f}  {span:<13} {r.score:>6.1%}  {r.comparisons:>5}")
     say(f"Elo by maximum likelihood (Bradley-Terry) from each game's pairs of seats held by two bots, "
-        f"{bots[0]} at 0; intervals from 200 resamples of the games. score: the share of those pairs won "
-        f"(ahead by the share of the win, then by rank; level counts half).")
+        f"{bots[0]} at 0; 95% intervals from 200 resamples of the games. score: the share of its pairs a bot "
+        f"won (ahead by the share of the win, then by rank; level counts half).")
+    for r in rows:
+        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
+            f"slowest {r.slowest:.3f}")
     return EXIT_OK
 
 
