@@ -114,7 +114,7 @@ def snap_figure(spec: str, windows: list, seed: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400, help="games a figure (default 400)")
+    ap.add_argument("--games", type=int, default=400, help="games a figure (default 400; 0: no arena figures)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bot", default="ismcts2", help="the bot measured (default ismcts2)")
@@ -125,7 +125,7 @@ def main() -> int:
     args = ap.parse_args()
     report: dict = {"arena": [], "snaps": []}
     for name in GAMES:
-        if args.game and name not in args.game:
+        if not args.games or (args.game and name not in args.game):
             continue
         for bot, other, label in [(args.bot, "random", "random"), (args.bot, args.baseline, "baseline"),
                                   (args.baseline, "random", "random")]:

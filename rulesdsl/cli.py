@@ -905,8 +905,8 @@ def _ladder(args, out: TextIO, err: TextIO) -> int:
         }), file=out)
         return EXIT_OK
     say = _printer(out)
-    say(f"{game.name}: a ladder of {len(bots)} bots, {args.games} games for each of {pairs} pairings, "
-        f"{game.players} players, seed {seed}.")
+    say(f"{game.name}: a ladder of {len(bots)} bots, {args.games} games a pairing, {game.players} players, "
+        f"seed {seed}.")
     width = max(12, *(len(r.bot) for r in rows))
     say(f"{'bot':<{width}}     Elo  95% interval    score  pairs")
     for r in rows:

@@ -12,7 +12,7 @@ import pytest
 
 from rulesdsl.arena import ELO, ArenaGame, Pairing, bradley_terry, comparisons, ratings, run_ladder
 
-from .conftest import GAMES
+from .conftest import GAMES, ROOT
 from .conftest import run_cli as run
 
 GOOFSPIEL = str(GAMES / "goofspiel.rules")
@@ -97,3 +97,12 @@ def test_arena_ladder_prints_ratings_with_intervals():
 def test_arena_ladder_mistakes_exit_2(args, message):
     code, _, err = run("arena", GOOFSPIEL, *args)
     assert code == 2 and message in err
+
+
+def test_arena_ladder_json_keys_are_documented():
+    code, out, _ = run("arena", GOOFSPIEL, "--ladder", "random,greedy:1", "--games", "1", "--workers", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    section = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("### A ladder: `--ladder`")[1]
+    documented = set(re.findall(r"`(\w+)`", section.split("With `--json`:")[1].split("\n## ")[0]))
+    assert set(data) | set(data["ladder"][0]) | set(data["pairings"][0]) <= documented

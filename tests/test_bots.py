@@ -240,7 +240,9 @@ def test_bot_names_that_work():
     strong = make_bot("ismcts2")
     assert (strong.name, strong.iterations, strong.seconds, strong.screen_worlds) == ("ismcts2", 200, 0.9, 48)
     assert strong.rank_weight > 0 and make_bot("ismcts").screen_worlds == 0
-    assert make_bot("ismcts2:30").iterations == 30 and make_bot("ismcts2:0.5s").seconds == 0.5
+    assert (make_bot("ismcts2:100").iterations, make_bot("ismcts2:100").screen_worlds) == (100, 25)
+    assert make_bot("ismcts2:8").screen_worlds == 8 and make_bot("ismcts2:400").screen_worlds == 48
+    assert make_bot("ismcts2:0.5s").seconds == 0.5 and make_bot("ismcts2:0.5s").screen_worlds == 48
     assert make_bot("greedy:3").samples == 3
     assert make_bot(" random ").name == "random"
 

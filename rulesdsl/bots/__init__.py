@@ -14,7 +14,7 @@ from typing import Protocol
 from ..engine.state import State
 from .greedy import DEFAULT_SAMPLES, GreedyBot
 from .ismcts import DEFAULT_ITERATIONS, DEFAULT_SECONDS, ISMCTSBot
-from .screen import DEFAULT_WORLDS
+from .screen import DEFAULT_WORLDS, FEWEST_WORLDS
 
 
 class Bot(Protocol):
@@ -80,6 +80,10 @@ RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see 
 
 def _ismcts2(arg: str, seed: int | None) -> Bot:
     bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT)
+    if bot.seconds is None and bot.iterations is not None:
+        # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
+        # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.
+        bot.screen_worlds = max(FEWEST_WORLDS, min(DEFAULT_WORLDS, bot.iterations // 4))
     bot.name = "ismcts2"
     return bot
 
