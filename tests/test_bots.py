@@ -11,6 +11,7 @@ import io
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -176,6 +177,13 @@ def test_screen_keeps_a_move_and_depends_only_on_the_seats_view(path):
     assert all(b in kept or b in first.dominated for b in first.dominated.values())
     again = screen(twin, random.Random(1), worlds=8, playout_limit=40)
     assert again is not None and (again.outcomes, again.dominated) == (first.outcomes, first.dominated)
+
+
+def test_a_screen_past_its_deadline_before_8_worlds_is_no_screen():
+    s = midgame(rulesdsl.load(TAMALO), 4, 30)
+    assert screen(s, random.Random(0), deadline=time.perf_counter()) is None
+    bot = make_bot("ismcts2:1e-9s", 0)
+    assert 0 <= bot.choose(s) < s.num_moves() and bot.last_pruned == []
 
 
 def test_ismcts_does_not_change_the_state_it_is_given():
