@@ -416,6 +416,9 @@ def _check_run_sizes(args) -> None:
         raise UsageError("--max-moves must be at least 1")
 
 
+PLAY_BOT = "ismcts2"  # play's bots at a terminal: the strongest within ~1 s a decision (docs/bots.md)
+
+
 def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .bots import make_bot
 
@@ -425,7 +428,10 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
         raise UsageError(f"--seat must be between 1 and {n} (the game has {n} players)")
     seat = args.seat - 1
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    specs = _bot_specs(args.bots)
+    # At a terminal the strongest bot that answers within a second; piped moves (a script, a
+    # transcript) meet random bots by default, which answer at once and play as they always did.
+    chosen = args.bots if args.bots is not None else PLAY_BOT if inp.isatty() else "random"
+    specs = _bot_specs(chosen)
     bots = {p: make_bot(specs[(p - (p > seat)) % len(specs)], seed * 7919 + p) for p in range(n) if p != seat}
     try:
         state = game.new_game(seed)
@@ -435,7 +441,7 @@ def cmd_play(args, out: TextIO, err: TextIO, inp: TextIO) -> int:
     echo = not inp.isatty()
     human = Player(state, seat, inp, out, args.reveal, echo, args.memory)
     intro = (f"{game.name}: {n} players, seed {seed}. You are {game.names[seat]} (seat {seat + 1});",
-             f"the others are {args.bots} bots.")
+             f"the others are {chosen} bots.")
     human.say(" ".join(intro) if len(" ".join(intro)) <= human.width() else "\n".join(intro))
     if game.params:
         human.say("Parameters: " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
@@ -823,6 +829,10 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
     from .simulate import SimulationError
 
     _check_run_sizes(args)
+    if (args.bots is None) == (args.ladder is None):
+        raise UsageError("give either --bots (a line-up) or --ladder (bots to rate against each other)")
+    if args.ladder is not None:
+        return _ladder(args, out, err)
     workers, backend = _workers(args)
     bots = _bot_specs(args.bots, required=True)
     seed = args.seed if args.seed is not None else 0
@@ -860,6 +870,55 @@ def cmd_arena(args, out: TextIO, err: TextIO) -> int:
         lo, hi = r.interval
         say(f"{r.bot:<{width}}  {r.seats:>5}  {r.games:>10}  {r.wins:>6.1f}  {r.rate:>8.1%}  [{lo:.1%}, {hi:.1%}]")
     say(f"A shared win counts 1/k; chance is {1 / n:.1%} a seat. Capped games (no winner): {capped}.")
+    for r in rows:
+        say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
+            f"slowest {r.slowest:.3f}")
+    return EXIT_OK
+
+
+def _ladder(args, out: TextIO, err: TextIO) -> int:
+    """`arena --ladder`: every two bots play --games games; Elo ratings with 95% intervals."""
+    from .arena import ratings, run_ladder
+    from .simulate import SimulationError
+
+    workers, backend = _workers(args)
+    bots = _bot_specs(args.ladder, required=True)
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise UsageError("--ladder needs at least two different bots, such as random,ismcts,ismcts2")
+    seed = args.seed if args.seed is not None else 0
+    pairs = len(bots) * (len(bots) - 1) // 2
+    try:
+        with progress_bar(err, args.games * pairs, Path(args.file).name.removesuffix(".rules")) as progress:
+            game, pairings = run_ladder(args.file, bots, args.games, args.players, _parse_sets(args.set), seed,
+                                        workers, args.max_moves, backend, _limits(args), _allowed(args), progress)
+    except SimulationError as e:
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    rows = ratings(bots, pairings, seed=seed)
+    if args.json:
+        print(json.dumps({
+            "game": game.name, "file": args.file, "games": args.games, "players": game.players,
+            "params": game.params, "seed": seed, "anchor": bots[0],
+            "ladder": [{"bot": r.bot, "elo": round(r.elo, 1), "interval": [round(x, 1) for x in r.interval],
+                        "score": round(r.score, 4), "comparisons": r.comparisons, "decisions": r.choices,
+                        "per_decision": round(r.seconds_per_choice, 5), "slowest": round(r.slowest, 4)}
+                       for r in rows],
+            "pairings": [{"bots": list(p.bots), "lineup": p.lineup, "capped": sum(g.capped for g in p.records)}
+                         for p in pairings],
+        }), file=out)
+        return EXIT_OK
+    say = _printer(out)
+    say(f"{game.name}: a ladder of {len(bots)} bots, {args.games} games a pairing, {game.players} players, "
+        f"seed {seed}.")
+    width = max(12, *(len(r.bot) for r in rows))
+    say(f"{'bot':<{width}}     Elo  95% interval    score  pairs")
+    for r in rows:
+        lo, hi = r.interval
+        span = "(anchor)" if r.bot == bots[0] else f"[{lo:.0f}, {hi:.0f}]"
+        say(f"{r.bot:<{width}}  {r.elo:>6.0f}  {span:<13} {r.score:>6.1%}  {r.comparisons:>5}")
+    say(f"Elo by maximum likelihood (Bradley-Terry) from each game's pairs of seats held by two bots, "
+        f"{bots[0]} at 0; 95% intervals from 200 resamples of the games. score: the share of its pairs a bot "
+        f"won (ahead by the share of the win, then by rank; level counts half).")
     for r in rows:
         say(f"{r.bot}: {r.choices} decisions, {r.seconds_per_choice:.4f} seconds a decision on average, "
             f"slowest {r.slowest:.3f}")
@@ -1015,8 +1074,9 @@ def _add_play(sub) -> None:
     _limit_option(pl)
     pl.add_argument("--seat", type=int, default=1, metavar="K", help="your seat, 1..N (default 1)")
     pl.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: random, printed)")
-    pl.add_argument("--bots", default="random", metavar="KIND",
-                    help="the other players: random (default), greedy[:WORLDS], ismcts[:ITERATIONS]")
+    pl.add_argument("--bots", metavar="KIND",
+                    help=f"the other players: {PLAY_BOT} (default at a terminal; random when moves are piped), "
+                         "random, greedy[:WORLDS], ismcts[:ITERATIONS]")
     pl.add_argument("--reveal", action="store_true", help="spectator view: show every card (for debugging)")
     pl.add_argument("--memory", action="store_true",
                     help="play from memory: a face-down card you saw shows as ? after the turn you saw it")
@@ -1078,9 +1138,12 @@ def _add_arena(sub) -> None:
     _game_options(a)
     _allow_path_option(a)
     _limit_option(a)
-    a.add_argument("--bots", required=True, metavar="KIND[,KIND...]",
+    a.add_argument("--bots", metavar="KIND[,KIND...]",
                    help="the line-up, one bot a seat, repeated if shorter: e.g. ismcts,random,random,random")
-    a.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    a.add_argument("--ladder", metavar="KIND,KIND[,KIND...]",
+                   help="instead of --bots: every two of these bots play --games games; prints Elo ratings")
+    a.add_argument("--games", type=int, default=100, metavar="N",
+                   help="games to play (default 100); with --ladder, for each pairing")
     a.add_argument("--seed", type=int, metavar="S", help="first deal's seed (default 0)")
     a.add_argument("--max-moves", type=int, default=20_000, metavar="M", help="cap on a game's moves")
     _parallel_options(a)

@@ -7,15 +7,18 @@ strength is measured by bench/bots.py and reported in docs/bots.md.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
+import time
 
 import pytest
 
 import rulesdsl
 from rulesdsl.arena import lineup_for, run_arena, seat_counts, seating, summarize
 from rulesdsl.bots import BotSpecError, GreedyBot, ISMCTSBot, RandomBot, make_bot
+from rulesdsl.bots.screen import Screen, screen, tail
 
 from .conftest import GAMES, ROOT
 from .conftest import run_cli as run
@@ -88,8 +91,99 @@ def test_search_depends_only_on_what_the_seat_knows(name):
         differed += other.zones != s.zones
         assert s.determinize(me, random.Random(1)).zones == other.determinize(me, random.Random(1)).zones
         assert ISMCTSBot(9, iterations=25).choose(s) == ISMCTSBot(9, iterations=25).choose(other)
+        screened = [make_bot("ismcts2:25", 9) for _ in range(2)]
+        assert screened[0].choose(s) == screened[1].choose(other)
+        assert screened[0].last_pruned == screened[1].last_pruned
         assert GreedyBot(9, samples=2).choose(s) == GreedyBot(9, samples=2).choose(other)
     assert differed, "the pairs differ in cards the seat does not know"
+
+
+# ---------------------------------------------------------------- dominated moves (screen.py)
+
+
+def test_the_sign_test_prunes_only_moves_clearly_behind_in_the_shared_worlds():
+    """Rows are moves, columns the shared worlds; (share of the win, minus rank)."""
+    win, second, last = (1.0, -1), (0.0, -2), (0.0, -4)
+    equal = Screen([[win, last] * 12, [win, last] * 12], 4)
+    assert equal.dominated == {}, "moves with the same outcomes in every world are never pruned"
+    sure_cost = Screen([[win] * 12 + [second] * 12, [second] * 12 + [last] * 12], 4)
+    assert sure_cost.dominated == {1: 0} and sure_cost.kept() == [0]
+    unlucky = Screen([[second] * 24, [second] * 21 + [last] * 3], 4)
+    assert unlucky.dominated == {}, "behind in 3 worlds of 24 and level elsewhere is bad luck, not dominance"
+    gamble = Screen([[second] * 24, [last] * 18 + [win] * 6], 4)
+    assert gamble.dominated == {}, "a gamble that pays in a quarter of the worlds is kept"
+    mostly = Screen([[second] * 24, [last] * 20 + [second] * 2 + [win] * 2], 4)
+    assert mostly.dominated == {}, "behind on rank in 20 worlds, but it wins in 2: a gamble, kept"
+    worse = Screen([[second] * 24, [last] * 20 + [second] * 4], 4)
+    assert worse.dominated == {1: 0}, "behind in 20 worlds, ahead in none: clearly worse"
+    # A cycle (each move ahead of the next in most worlds) still keeps the move with the best mean.
+    place = lambda ranks: [(0.0, -r) for r in ranks for _ in range(20)]  # three groups of 20 worlds
+    cycle = Screen([place([1, 2, 3]), place([2, 3, 1]), place([3, 1, 2])], 4)
+    assert cycle.beats(0, 1, 0.05) and cycle.beats(1, 2, 0.05) and cycle.beats(2, 0, 0.05)
+    assert cycle.kept() == [0]
+    assert tail(10, 0) == pytest.approx(1 / 1024) and tail(0, 0) == 1.0
+
+
+def tamalo_snap_windows(seeds):
+    """Snap windows of random Tamalo games (after the tenth move) where the seat deciding knows one
+    of its cards is of another rank than the discard pile's top: each option's kind."""
+    game = rulesdsl.load(TAMALO)
+    discard = game.zone_index("discard")
+    rank = lambda c: game.card_text[c][:-1]
+    for seed in seeds:
+        s = game.new_game(seed, log=False)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if "pass" in s.move_texts() and s.moves > 10:
+                me, dec, top = s.chooser, game.decisions[s.pending], rank(s.zones[discard][-1])
+                cards = [game.option_card(dec, v) for v in s.options]
+                kinds = ["pass" if c is None else "unknown" if not s.known[c] >> me & 1
+                         else "right" if rank(c) == top else "wrong" for c in cards]
+                if "wrong" in kinds:
+                    yield s, kinds
+                    break
+            s.apply_index(rng.randrange(s.num_moves()))
+
+
+def test_M8_screen_prunes_snaps_of_cards_the_seat_knows_are_wrong():
+    """Tamalo M8: a wrong snap costs a penalty card in every world. The screen prunes some of them
+    (its power is limited by the noise of random playouts: see docs/bots.md), and never a pass or
+    a snap of a card the seat knows is right."""
+    found = {}
+    for k, (s, kinds) in enumerate(tamalo_snap_windows(range(12))):
+        result = screen(s, random.Random(k))
+        assert result is not None and result.kept()
+        for i, kind in enumerate(kinds):
+            found.setdefault(kind, []).append(i in result.dominated)
+    assert sum(found["wrong"]) >= 3, found
+    assert not any(found["pass"]) and not any(found.get("right", []))
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
+def test_screen_keeps_a_move_and_depends_only_on_the_seats_view(path):
+    """On every game: a screen never prunes every move (the best mean is kept), and a twin state
+    that differs only in cards the seat does not know is screened the same."""
+    game = rulesdsl.load(path)
+    s = midgame(game, 3, 20)
+    if s.is_over:
+        pytest.skip("the game ended early")
+    twin = s.determinize(s.chooser, random.Random(50))
+    first = screen(s, random.Random(1), worlds=8, playout_limit=40)
+    if first is None:
+        assert len(s.options) * 8 > 480
+        return
+    kept = first.kept()
+    assert kept and max(range(len(first.means)), key=first.means.__getitem__) in kept
+    assert all(b in kept or b in first.dominated for b in first.dominated.values())
+    again = screen(twin, random.Random(1), worlds=8, playout_limit=40)
+    assert again is not None and (again.outcomes, again.dominated) == (first.outcomes, first.dominated)
+
+
+def test_a_screen_past_its_deadline_before_8_worlds_is_no_screen():
+    s = midgame(rulesdsl.load(TAMALO), 4, 30)
+    assert screen(s, random.Random(0), deadline=time.perf_counter()) is None
+    bot = make_bot("ismcts2:1e-9s", 0)
+    assert 0 <= bot.choose(s) < s.num_moves() and bot.last_pruned == []
 
 
 def test_ismcts_does_not_change_the_state_it_is_given():
@@ -138,6 +232,8 @@ def test_arena_accounts_for_every_seat_and_win_and_workers_do_not_change_results
     ("ismcts:many", "at least 1"),
     ("ismcts:-2s", "seconds per move"),
     ("greedy:x", "at least 1"),
+    ("ismcts2:0s", "ismcts2:0.5s"),
+    ("ismcts2:none", "at least 1"),
 ])
 def test_bad_bot_names_say_what_is_wrong(spec, message):
     with pytest.raises(BotSpecError, match=message):
@@ -149,6 +245,12 @@ def test_bot_names_that_work():
     timed = make_bot("ismcts:0.25s")
     assert (timed.seconds, timed.iterations) == (0.25, None)
     assert (make_bot("ismcts").iterations, make_bot("ismcts").seconds) == (200, 0.9)
+    strong = make_bot("ismcts2")
+    assert (strong.name, strong.iterations, strong.seconds, strong.screen_worlds) == ("ismcts2", 200, 0.9, 48)
+    assert strong.rank_weight > 0 and make_bot("ismcts").screen_worlds == 0
+    assert (make_bot("ismcts2:100").iterations, make_bot("ismcts2:100").screen_worlds) == (100, 25)
+    assert make_bot("ismcts2:8").screen_worlds == 8 and make_bot("ismcts2:400").screen_worlds == 48
+    assert make_bot("ismcts2:0.5s").seconds == 0.5 and make_bot("ismcts2:0.5s").screen_worlds == 48
     assert make_bot("greedy:3").samples == 3
     assert make_bot(" random ").name == "random"
 
@@ -196,6 +298,23 @@ def test_play_against_ismcts_with_piped_input_plays_to_the_end():
     assert code == 0, err
     assert "the others are ismcts:20 bots" in out
     assert re.search(r"^(Winner: .+\.|You win!|You share the win!)$", out, re.M)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_play_at_a_terminal_meets_the_strongest_bot_and_piped_moves_random_ones():
+    from rulesdsl.cli import PLAY_BOT, main
+
+    assert PLAY_BOT == "ismcts2"
+    out = io.StringIO()
+    code = main(["play", TAMALO, "--players", "2", "--seed", "3"], stdin=Terminal("quit\n"), stdout=out,
+                stderr=io.StringIO())
+    assert code == 0 and "the others are ismcts2 bots" in out.getvalue()
+    code, piped, _ = run("play", TAMALO, "--players", "2", "--seed", "3", stdin="quit\n")
+    assert code == 0 and "the others are random bots" in piped
 
 
 def test_the_python_example_in_docs_bots_runs(monkeypatch, capsys):

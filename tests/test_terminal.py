@@ -46,7 +46,10 @@ def play_in_terminal(args: list[str], columns: int = COLUMNS, answers=None) -> t
     fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))  # rows, columns
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     code = "import sys; from rulesdsl.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, "play", *args], stdin=sub, stdout=sub, stderr=sub,
+    # (random bots, as piped play has by default: at a terminal play's default is a search that
+    # takes up to a second a decision; these tests are of the screen, not of the bots)
+    proc = subprocess.Popen([sys.executable, "-c", code, "play", "--bots", "random", *args], stdin=sub, stdout=sub,
+                            stderr=sub,
                             env=env, close_fds=True)
     os.close(sub)
     answers = list(answers or [])

@@ -14,6 +14,7 @@ from typing import Protocol
 from ..engine.state import State
 from .greedy import DEFAULT_SAMPLES, GreedyBot
 from .ismcts import DEFAULT_ITERATIONS, DEFAULT_SECONDS, ISMCTSBot
+from .screen import DEFAULT_WORLDS, FEWEST_WORLDS
 
 
 class Bot(Protocol):
@@ -56,27 +57,46 @@ def _random(arg: str, seed: int | None) -> Bot:
     return RandomBot(seed)
 
 
-def _ismcts(arg: str, seed: int | None) -> Bot:
+def _search(kind: str, arg: str, seed: int | None, **options) -> ISMCTSBot:
     if not arg:
-        return ISMCTSBot(seed, seconds=DEFAULT_SECONDS)
+        return ISMCTSBot(seed, seconds=DEFAULT_SECONDS, **options)
     if arg.endswith("s"):
         try:
             secs = float(arg[:-1])
         except ValueError:
             secs = 0.0
         if not 0 < secs <= 3600:
-            raise BotSpecError(f"bot 'ismcts:{arg}': a time budget is seconds per move, such as ismcts:0.5s")
-        return ISMCTSBot(seed, iterations=None, seconds=secs)
-    return ISMCTSBot(seed, iterations=_count("ismcts", arg, "the iterations per move"))
+            raise BotSpecError(f"bot '{kind}:{arg}': a time budget is seconds per move, such as {kind}:0.5s")
+        return ISMCTSBot(seed, iterations=None, seconds=secs, **options)
+    return ISMCTSBot(seed, iterations=_count(kind, arg, "the iterations per move"), **options)
+
+
+def _ismcts(arg: str, seed: int | None) -> Bot:
+    return _search("ismcts", arg, seed)
+
+
+RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see worlds.rewards)
+
+
+def _ismcts2(arg: str, seed: int | None) -> Bot:
+    bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT)
+    if bot.seconds is None and bot.iterations is not None:
+        # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
+        # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.
+        bot.screen_worlds = max(FEWEST_WORLDS, min(DEFAULT_WORLDS, bot.iterations // 4))
+    bot.name = "ismcts2"
+    return bot
 
 
 def _greedy(arg: str, seed: int | None) -> Bot:
     return GreedyBot(seed, samples=_count("greedy", arg, "the sampled worlds per move") if arg else DEFAULT_SAMPLES)
 
 
-BOT_KINDS: dict[str, Callable[[str, int | None], Bot]] = {"random": _random, "greedy": _greedy, "ismcts": _ismcts}
+BOT_KINDS: dict[str, Callable[[str, int | None], Bot]] = {
+    "random": _random, "greedy": _greedy, "ismcts": _ismcts, "ismcts2": _ismcts2}
 BOT_HELP = (f"random, greedy[:WORLDS] (default {DEFAULT_SAMPLES}), "
-            f"ismcts[:ITERATIONS] (default {DEFAULT_ITERATIONS}, and at most {DEFAULT_SECONDS} s) or ismcts:SECONDSs")
+            f"ismcts[:ITERATIONS] (default {DEFAULT_ITERATIONS}, and at most {DEFAULT_SECONDS} s) or ismcts:SECONDSs, "
+            "ismcts2 (the same, with dominated moves pruned) and its :ITERATIONS or :SECONDSs")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:

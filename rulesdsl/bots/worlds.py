@@ -10,25 +10,31 @@ from ..engine.state import State
 from ..errors import RulesRuntimeError
 
 
-def rewards(state: State) -> list[float]:
+def rewards(state: State, rank_weight: float = 0.0) -> list[float]:
     """Each seat's share of the win at the end: 1/k for each of k winners, 0 for the others. A game
-    that did not end (a playout cut short) counts as a draw: 1/n each."""
+    that did not end (a playout cut short) counts as a draw: 1/n each. With `rank_weight` w, a
+    seat's reward is (1 - w) times its share plus w times its place in the game's ranking (1 for
+    first, 0 for last): a close loss is worth more than a bad one, which tells moves apart in
+    the many playouts that nobody of interest wins."""
     n = state.game.players
     if not state.over:
         return [1.0 / n] * n
     out = [0.0] * n
     for p in state.winners:
         out[p] = 1.0 / len(state.winners)
+    if rank_weight and state.ranking and n > 1:
+        w = rank_weight
+        out = [(1 - w) * r + w * (n - k) / (n - 1) for r, k in zip(out, state.ranking, strict=True)]
     return out
 
 
-def playout(state: State, rng: random.Random, limit: int) -> list[float]:
+def playout(state: State, rng: random.Random, limit: int, rank_weight: float = 0.0) -> list[float]:
     """Random moves until the game ends or `limit` moves were played; the seats' rewards."""
     try:
         state.playout(rng.randrange, limit, forced=False)
     except RulesRuntimeError:
         return impossible(state)
-    return rewards(state)
+    return rewards(state, rank_weight)
 
 
 SEARCH_STEP_BUDGET = 5_000

@@ -1,0 +1,118 @@
+"""Moves the deciding seat can tell are bad: dominated over the same sampled worlds, pruned before
+the search.
+
+Each candidate move is played in the same K worlds (sampled from the seat's knowledge only), each
+followed by the same random continuation (common random numbers: one playout seed a world), and
+the ends are compared world by world: first the share of the win, then the game's ranking
+(`rank by`), which tells a close loss from a bad one. A world is a pair (world, continuation):
+what the seat can sample.
+
+Why not "worse in every world": the continuation is random play, so the same world played on
+after two moves diverges at once, and a move that is sure to cost (a penalty card in every world)
+still comes out ahead in a third of the worlds by the noise of the playouts. So "no better in any
+world" almost never holds, even for such a move. The test used is the same comparison made
+robust to that noise: move a is dominated by move b when b ends ahead of a in significantly more
+of the shared worlds than behind (a one-sided sign test at level `alpha` divided by the number of
+other moves, ties not counted), and b's mean share of the win is at least a's. If a is as good as
+b in every world (in each, a is ahead at least as often as behind), a is pruned with probability
+at most that level: a move merely unlucky in a few worlds is kept, and so is a gamble that wins
+more often. The relation can cycle (each move ahead of the next in most worlds); then the move
+with the best mean is kept, so a decision never loses every move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..engine.state import State
+from ..errors import RulesRuntimeError
+from .worlds import impossible, rewards, search_copy
+
+DEFAULT_WORLDS = 48
+DEFAULT_ALPHA = 0.05
+MAX_PLAYOUTS = 720  # the most playouts a screen may cost: fewer worlds for a wide decision
+FEWEST_WORLDS = 8  # below this a sign test cannot be significant: no screen
+
+
+def outcome(state: State, seat: int) -> tuple[float, int]:
+    """How `seat` ended, to compare: its share of the win, then minus its rank (1 is first)."""
+    share = rewards(state)[seat]
+    rank = state.ranking[seat] if state.over and state.ranking else state.game.players
+    return share, -rank
+
+
+def tail(ahead: int, behind: int) -> float:
+    """P(at least `ahead` heads in ahead + behind fair coin tosses): the sign test's p-value."""
+    n = ahead + behind
+    return sum(math.comb(n, x) for x in range(ahead, n + 1)) / 2 ** n
+
+
+class Screen:
+    """The outcome of each move in each shared world, and the moves dominated among them."""
+
+    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA):
+        self.outcomes = outcomes  # [move][world]: (share, -rank)
+        self.players = players
+        n = len(outcomes)
+        self.worlds = len(outcomes[0]) if outcomes else 0
+        self.means = [sum(o[0] for o in row) / self.worlds if self.worlds else 0.0 for row in outcomes]
+        level = alpha / max(1, n - 1)
+        beaten = {a: [b for b in range(n) if b != a and self.beats(b, a, level)] for a in range(n)}
+        self.dominated: dict[int, int] = {a: bs[0] for a, bs in beaten.items() if bs}  # pruned -> by whom
+        if len(self.dominated) == n:  # a cycle: keep the best mean (never prune every move)
+            del self.dominated[max(range(n), key=self.means.__getitem__)]
+
+    def beats(self, b: int, a: int, level: float) -> bool:
+        """Does b end ahead of a in significantly more shared worlds than behind, and win at least
+        as often? (A move ahead only on rank in most worlds but that wins more is a gamble.)"""
+        if self.means[b] < self.means[a]:
+            return False
+        ahead = behind = 0
+        for x, y in zip(self.outcomes[b], self.outcomes[a], strict=True):
+            if x > y:
+                ahead += 1
+            elif x < y:
+                behind += 1
+        return ahead > behind and tail(ahead, behind) <= level
+
+    def reward(self, i: int, rank_weight: float) -> float:
+        """Move i's summed reward over the worlds, as `worlds.rewards` scores an end."""
+        n = self.players
+        w = rank_weight if n > 1 else 0.0
+        return sum((1 - w) * share + w * (n + rank) / max(1, n - 1) for share, rank in self.outcomes[i])
+
+    def kept(self) -> list[int]:
+        return [i for i in range(len(self.outcomes)) if i not in self.dominated]
+
+
+def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha: float = DEFAULT_ALPHA,
+           playout_limit: int = 2_000, deadline: float | None = None) -> Screen | None:
+    """Play every move of the decision in the same sampled worlds; None if the decision is too
+    wide for at least FEWEST_WORLDS worlds within MAX_PLAYOUTS playouts (or has one move). Past
+    `deadline` (a `time.perf_counter()`) no world is added, and None if fewer than FEWEST_WORLDS
+    were played: a bot with a time budget keeps it."""
+    n = len(state.options)
+    k = min(worlds, MAX_PLAYOUTS // max(1, n))
+    if n < 2 or k < FEWEST_WORLDS:
+        return None
+    me = state.chooser
+    base = search_copy(state)
+    rows: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+    for j in range(k):
+        if deadline is not None and time.perf_counter() >= deadline:
+            if j < FEWEST_WORLDS:
+                return None  # too slow here for a test that could be significant: no screen
+            break
+        world = base.determinize(me, rng, log=False)
+        seed = rng.getrandbits(64)
+        for i in range(n):
+            d = world.clone(log=False)
+            try:
+                d.apply_index(i)
+                d.playout(random.Random(seed).randrange, playout_limit, forced=False)
+                rows[i].append(outcome(d, me))
+            except RulesRuntimeError:
+                rows[i].append((impossible(d)[me], -state.game.players))
+    return Screen(rows, state.game.players, alpha)
