@@ -108,7 +108,8 @@ class HiddenCards:
         which zone held it: `wk`) knows it is among them; for a seat that did not, the shuffle says
         nothing about which card it is, and it stays in the pool it was in (`_pool_of`). Only
         noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
-        `pooled` works the pools out when a world or a save needs them."""
+        `pooled` works the pools out when a world or a save needs them. (`shuffle_zone` makes the
+        commonest note itself, a chain's next without whereabouts, to spare a call.)"""
         node = self.unpooled
         if node is None:
             if not self.pools and self._nothing_apart(cards, wk):
@@ -118,8 +119,9 @@ class HiddenCards:
             # shuffle changes a group, so `pooled` replays the groups from this copy.
             node = (None, self.group[:])
         knew = self.known[:]  # (who knew each card: a whole copy, in C; read at `cards` only)
-        for c, m in wk.items():
-            knew[c] |= m
+        if wk:
+            for c, m in wk.items():
+                knew[c] |= m
         self.unpooled = (node, gid, tuple(cards), knew)
 
     def _nothing_apart(self, cards: list[int], wk: dict[int, int]) -> bool:
@@ -130,9 +132,12 @@ class HiddenCards:
         always right (a pool that is a whole group changes no world)."""
         known = self.known
         everyone = self.game.all_mask
-        if all(m & everyone == everyone for m in map(known.__getitem__, cards)):
+        if not cards:
             return True
-        if any(wk.values()):
+        if known[cards[0]] & everyone == everyone \
+                and all(m & everyone == everyone for m in map(known.__getitem__, cards)):
+            return True
+        if wk and any(wk.values()):
             return False
         if len(cards) == len(known):  # (every card of the game: each group is wholly among them)
             return not any(known)
