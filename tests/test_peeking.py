@@ -576,3 +576,52 @@ def test_a_save_keeps_what_each_seat_knows_of_a_shuffle():
     bad["pools"][0][1] = 10_000
     with pytest.raises(BadSave, match=r"pools\[0\]\[1\]"):
         rulesdsl.State.from_json(game, json.dumps(bad))
+
+
+def notes(s: rulesdsl.State) -> int:
+    """The shuffles noted since the pools were last worked out (hidden.py, `unpooled`)."""
+    n, node = 0, s.unpooled
+    while node is not None and len(node) > 2:
+        n, node = n + 1, node[0]
+    return n
+
+
+@pytest.mark.parametrize("path", [GAMES / "tempurra.rules", GAMES / "slapjack.rules"], ids=lambda p: p.name)
+def test_the_pools_worked_out_late_give_the_worlds_worked_out_at_every_move(path):
+    """The shuffles noted since the pools were last worked out are replayed from the groups noted
+    at the first of them (hidden.py, `pooled`): worked out once after several shuffles (cards
+    shuffled again and again, their group changed by each), they give the same worlds, for every
+    seat, as worked out after every move."""
+    game = compile_program(program(path, 3))
+    for seed in range(3):
+        rng = random.Random(seed)
+        late, often = game.new_game(seed, log=False), game.new_game(seed, log=False)
+        while not late.is_over and notes(late) < 5:
+            i = rng.randrange(late.num_moves())
+            late.apply_index(i)
+            often.apply_index(i)
+            often.pooled()
+        assert notes(late) >= 3 and notes(often) <= 1
+        for p in range(game.players):
+            for k in range(3):
+                a = late.determinize(p, random.Random(k), log=False)
+                b = often.determinize(p, random.Random(k), log=False)
+                assert (a.zones, a.group) == (b.zones, b.group)
+        assert late.pooled() == often.pooled()
+
+
+def test_a_new_decks_first_shuffle_notes_nothing():
+    """Random play never reads the pools, so a shuffle that leaves no seat a pool apart notes
+    nothing (hidden.py, `_nothing_apart`): a new deck shuffled before anything moved, with other
+    cards set apart face up; a deck of its own cards shuffled after others were dealt from
+    elsewhere (Goofspiel's prizes). A deck that holds cards seen and unseen is noted when it is
+    reshuffled (the test above: its leak)."""
+    apart = RESHUFFLED.replace("zone pile: stack, public", "zone pile: stack, public\nzone box: stack, public")
+    apart = apart.replace("cards in deck {", "cards in box { 2 n(9) }\ncards in deck {")
+    setup = apart[apart.index("setup {"):apart.index("action play")]
+    first = apart.replace(setup, "setup {\n    shuffle deck\n}\n")
+    for game in (rulesdsl.load_text(first), rulesdsl.load(GAMES / "goofspiel.rules", players=4)):
+        s = game.new_game(1, log=False)
+        assert s.shuffles == 1 and s.unpooled is None and not s.pools
+    s = rulesdsl.load_text(apart).new_game(1, log=False)
+    assert s.shuffles == 2 and s.unpooled is not None and s.pooled()

@@ -108,29 +108,51 @@ class HiddenCards:
         which zone held it: `wk`) knows it is among them; for a seat that did not, the shuffle says
         nothing about which card it is, and it stays in the pool it was in (`_pool_of`). Only
         noted here, with C loops (a shuffle is in every playout, and playouts never read pools);
-        `pooled` works the pools out when a world or a save needs them."""
-        known, group = self.known, self.group
-        if self.unpooled is None and not self.pools:
-            everyone = self.game.all_mask
-            if all(m & everyone == everyone for m in map(known.__getitem__, cards)):
-                return  # (cards everyone knew, such as a face-up pile: no seat has a pool apart)
-            if len(cards) == len(known):
-                # (Every card of the game, as a new deck's first shuffle: each group is wholly
-                # among them, and the list itself is scanned, in C.)
-                unknown = not any(known)
-            else:
-                unknown = not any(map(known.__getitem__, cards)) \
-                    and sum(map(group.count, set(map(group.__getitem__, cards)))) == len(cards)
-            if unknown and not any(wk.values()):
-                # (A group shuffled whole, by nobody who knew it: the same pool as the new one.
-                # Each group is wholly among the cards when their sizes add up to their number.)
+        `pooled` works the pools out when a world or a save needs them. (`shuffle_zone` makes the
+        commonest note itself, a chain's next without whereabouts, to spare a call.)"""
+        node = self.unpooled
+        if node is None:
+            if not self.pools and self._nothing_apart(cards, wk):
                 return
-        # Whole copies of who knew each card and of the groups (list copies, in C: a shuffle is in
-        # every playout); `pooled` reads them at the shuffled cards only.
-        knew = known[:]
-        for c, m in wk.items():
-            knew[c] |= m
-        self.unpooled = (self.unpooled, gid, tuple(cards), knew, group[:])
+            # The first note of a chain keeps the groups as they were (a whole copy, in C); the
+            # later ones need not: between two notes of a chain every shuffle is noted, and only a
+            # shuffle changes a group, so `pooled` replays the groups from this copy.
+            node = (None, self.group[:])
+        knew = self.known[:]  # (who knew each card: a whole copy, in C; read at `cards` only)
+        if wk:
+            for c, m in wk.items():
+                knew[c] |= m
+        self.unpooled = (node, gid, tuple(cards), knew)
+
+    def _nothing_apart(self, cards: list[int], wk: dict[int, int]) -> bool:
+        """Whether a shuffle of `cards`, while no seat has a pool apart, leaves none apart: the
+        cards every seat knew (a face-up pile made a new deck), or whole groups nobody knew (a new
+        deck's first shuffle). Only tests that cost a few C loops over the lists, since this runs
+        at the shuffles of every playout: where they cannot tell, the shuffle is noted, which is
+        always right (a pool that is a whole group changes no world)."""
+        known = self.known
+        everyone = self.game.all_mask
+        if not cards:
+            return True
+        if known[cards[0]] & everyone == everyone \
+                and all(m & everyone == everyone for m in map(known.__getitem__, cards)):
+            return True
+        if wk and any(wk.values()):
+            return False
+        if len(cards) == len(known):  # (every card of the game: each group is wholly among them)
+            return not any(known)
+        # Else only before the game's first shuffle can whole groups be told cheaply: each group is
+        # then the zone a card started in. (Later, noting is cheaper than telling.)
+        zones, loc, start_known, group = self.game.start
+        if self.group != group:
+            return False
+        if self.loc == loc and known == start_known:
+            # (Nothing moved or seen yet: the cards are their zone's from the start and all have
+            # what it showed at the start, one value for the zone: nobody knew them if one is
+            # unknown. Three list comparisons, in C.)
+            return not known[cards[0]]
+        start = zones[self.loc[cards[0]]]  # (their zone's cards at the start: the whole group?)
+        return len(cards) == len(start) and set(cards) == set(start) and not any(map(known.__getitem__, cards))
 
     def pooled(self) -> dict[int, int | tuple[int, ...]]:
         """Card -> the pool each seat knows it in (one group for every seat, or a group per seat),
@@ -140,14 +162,16 @@ class HiddenCards:
         if node is None:
             return self.pools
         steps = []
-        while node is not None:
+        while len(node) > 2:
             node, *step = node
             steps.append(step)
+        old = node[1][:]  # (the groups before the chain's first shuffle, replayed shuffle by shuffle)
         g = self.game
         pools, everyone, seats = dict(self.pools), g.all_mask, range(g.players)
-        for gid, cards, knew, old in reversed(steps):
+        for gid, cards, knew in reversed(steps):
             for c in cards:
                 m, o = knew[c], old[c]
+                old[c] = gid
                 if not m:  # (nobody knew it: every seat's pool stays as it was)
                     if c not in pools:
                         pools[c] = o

@@ -270,7 +270,13 @@ class CardPrimitives:
         where = self.where
         # the seats that know which zone holds a shuffled card by its whereabouts, worked out once
         wk = {c: self.knows_where(c) for c in cards if c in where} if where else {}
-        self._keep_pools(cards, gid, wk)  # (a seat that knew none of them learns nothing of their set)
+        node = self.unpooled
+        if node is not None and not wk:
+            # (A chain of notes under way, as at every shuffle once a seat has a pool apart: noted
+            # here without a call, as `_keep_pools` would. A shuffle is in every playout.)
+            self.unpooled = (node, gid, tuple(cards), known[:])
+        else:
+            self._keep_pools(cards, gid, wk)  # (a seat that knew none of them learns nothing of their set)
         if g.zone_shape[zi] or where:  # a hand or a grid: who knew a card still knows it is there
             self._keep_whereabouts(cards, mask if g.zone_shape[zi] else -1, wk)
         if self.partial:  # (a place's attributes are forgotten with its face)
