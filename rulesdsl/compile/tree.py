@@ -3,6 +3,8 @@ an expression's parts, and a rule's own text for messages."""
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from .. import ast
@@ -114,12 +116,18 @@ def _grow(procedures: dict, holds) -> set[str]:
 
 
 def _children(node):
-    for field in attrs.fields(type(node)):
-        v = getattr(node, field.name)
+    for name in _field_names(type(node)):
+        v = getattr(node, name)
         if isinstance(v, ast.Expr):
             yield v
         elif isinstance(v, tuple):
             yield from (x for x in v if isinstance(x, ast.Expr))
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """A node type's fields, in order (attrs.fields is asked once per type: walks ask it per node)."""
+    return tuple(f.name for f in attrs.fields(kind))
 
 
 def _worth_caching(node: ast.Expr, refs: dict) -> bool:
