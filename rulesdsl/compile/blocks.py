@@ -272,9 +272,9 @@ def write_leaf_done(v: Variant) -> list[Item]:
 _inlined = [0]  # leaves written in place so far: each one's locals get a list name of their own
 
 
-def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
+def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
     """A leaf's code written in place of its call (None unless one short block whose every way out
-    is the leaf's end), its locals Python locals (`_e4_3`), or a list (`_e4[3]`) if handed on whole;
+    is the leaf's end), its locals Python locals (`_e4_3`; one without locals, an empty list `_e4`);
     an error in it is located in the leaf (`_leaf_error`)."""
     code = game.codes[code_id]
     _inlined[0] += 1
@@ -288,14 +288,9 @@ def leaf_lines(game, code_id: int, args: list[str], source) -> list[str] | None:
                 raise _NoInline
             return _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, leaf=True), items, ops)
 
+    whole = not values
     try:
-        whole = not values
-        if values:
-            before = source.whole_reads
-            lines, owners = written(Naming(None, f"{env}_"))
-            whole = source.whole_reads != before
-        if whole:
-            lines, owners = written(Naming(env))
+        lines, owners = written(Naming(env) if whole else Naming(None, f"{env}_"))
     except _NoInline:
         return None
     if _size(lines) > MAX_INLINE:

@@ -57,7 +57,6 @@ class SourceCompiler(LoopWriter):
         self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
         self.local_reads = 0  # reads of the locals so far: see reading
-        self.whole_reads = 0  # (blocks.py and straight.py read it: no part hands the locals on as a list)
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
         self._reads_of: dict[str, bool] = {}  # per expression's source written: whether it reads locals
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body

@@ -59,7 +59,7 @@ class Statements(CardMoves, Bounds):
 
         def write(v: Variant) -> list[str]:
             srcs = [self.source.inline(a) for a in args]
-            run = (leaf_lines(self.g, code_id, srcs, self.source) if self.g.tails else None) \
+            run = (leaf_lines(self.g, code_id, srcs) if self.g.tails else None) \
                 or leaf_run(self.g, self.g.codes[code_id], srcs)
             return [*([f"st.stack[-1][1] = {after}"] if ends else []), *run]
 

@@ -66,19 +66,14 @@ class StraightWriter:
         return "\n".join([*out, *self.main()]) + "\n"
 
     def unit(self, code_id: int) -> list[str]:
-        """A function of the unit's locals, each a Python local (`_e3`), its arguments first; as
-        the list `env` where its statements hand them on as one (to a define's value)."""
+        """A function of the unit's locals, each a Python local (`_e3`), its arguments first."""
         n = self.g.codes[code_id].nlocals
         naming = Naming(None, "_e")
-        lines, whole = self.unit_lines(code_id, naming)
-        if whole:
-            naming = Naming()
-            lines = self.unit_lines(code_id, naming)[0]
-        elif self.units[code_id][1] != "procedure" and not self.returns:
+        lines = self.unit_lines(code_id, naming)
+        if self.units[code_id][1] != "procedure" and not self.returns:
             self.inline.add(code_id)  # (a procedure is always called)
-        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, naming)[0])
-        head = [f"    env = [{', '.join(f'_e{i}' for i in range(n))}]"] if whole else []
-        return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *head, *lines, ""]
+        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, naming))
+        return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *lines, ""]
 
     def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
         """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
@@ -99,10 +94,9 @@ class StraightWriter:
         binds = [*(f"    {bound.name(f)} = st.{f}" for f in fields), *(f"    _K{k[2:]} = {k}" for k in names)]
         return binds, write(bound)
 
-    def unit_lines(self, code_id: int, naming: Naming) -> tuple[list[str], bool]:
-        """The unit's lines in the naming, and whether they hand the locals on as a list."""
+    def unit_lines(self, code_id: int, naming: Naming) -> list[str]:
+        """The unit's lines in the naming."""
         sc = self.c.source
-        before = sc.whole_reads
         body, self.unit_name = self.units[code_id]
         self.returns = False
         with named(naming):
@@ -111,7 +105,7 @@ class StraightWriter:
                 # A frame on the state's stack while it runs: recursion's depth counted as the machine's.
                 lines = [f"    {sc.const(self.c.depth_check)}(st)", f"    st.stack.append([{code_id}, 0, []])",
                          "    try:", *("    " + line for line in lines), "    finally:", "        st.stack.pop()"]
-        return lines, sc.whole_reads != before
+        return lines
 
     def in_place(self, code_id: int, args: list[str], ind: str) -> list[str]:
         """A hook's or action's statements written where the game's loop runs it (one Python call
@@ -121,7 +115,7 @@ class StraightWriter:
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))[0]
+        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))
         return [*sets, *(ind + line[4:] for line in lines)]
 
     def body(self, stmts, ind: str) -> list[str]:
