@@ -570,12 +570,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
     for f in files:
         # a file that does not check stops here
         load(f, players=args.players, limits=_limits(args), allow_paths=allowed, **_parse_sets(args.set))
-    width = terminal_width(out)
-
-    def say(text: str, indent: int = 4) -> None:
-        """A line of the report, wrapped to the terminal's width (80 columns without one)."""
-        print("\n".join(wrap(text, width, indent)), file=out)
-
+    say = _printer(out)
     failed = 0
     total = 0
     for f in files:
@@ -586,7 +581,7 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
                 failed += 1
                 say(f"        {r.failure}", 8)
     if total:
-        say(f"scenarios: {total - failed} passed, {failed} failed")
+        say(f"scenarios: {total - failed} passed, {failed} failed", 4)
     target = files[-1]  # a companion imports the game: its invariants are the game's plus its own
     game = load(target, allow_paths=allowed)
     inv = len(game.invariants)
@@ -599,11 +594,11 @@ def cmd_test(args, out: TextIO, err: TextIO) -> int:
                                max_moves=args.max_moves, players=args.players, params=_parse_sets(args.set),
                                limits=_limits(args), allow_paths=allowed, progress=progress)
     if res.ok:
-        say(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure")
+        say(f"generated games: {res.games} game{'s' if res.games != 1 else ''}, {res.moves} moves, no failure", 4)
     else:
         failed += 1
         t = res.transcript
-        say(f"generated games: FAILED after {res.games} good games")
+        say(f"generated games: FAILED after {res.games} good games", 4)
         say(f"  {res.failure}")
         if t is not None:
             saved = t.save(Path(args.save_dir) / f"{Path(target).name.removesuffix('.rules')}-{t.seed}.json")
@@ -925,13 +920,15 @@ def _ladder(args, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _printer(out: TextIO) -> Callable[[str], None]:
-    """print() to `out`, each line wrapped to the terminal's width (continued two spaces in)."""
+def _printer(out: TextIO) -> Callable[..., None]:
+    """print() to `out`, each line wrapped to the terminal's width (80 columns without one),
+    continued two spaces in from its own indent unless `indent` says where."""
     width = terminal_width(out)
 
-    def say(text: str) -> None:
+    def say(text: str, indent: int | None = None) -> None:
         for line in text.split("\n"):
-            print("\n".join(wrap(line, width, 2 + len(line) - len(line.lstrip()))), file=out)
+            ind = 2 + len(line) - len(line.lstrip()) if indent is None else indent
+            print("\n".join(wrap(line, width, ind)), file=out)
 
     return say
 
