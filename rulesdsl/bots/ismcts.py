@@ -123,6 +123,8 @@ class ISMCTSBot:
             untried = []
             present = []
             allowed = self.allowed if not path else None  # the root's screen
+            if allowed is not None and allowed.isdisjoint(texts):
+                allowed = None  # (a world whose moves read as none the screen kept: no filter)
             for i, t in enumerate(texts):
                 if allowed is not None and t not in allowed:
                     continue
