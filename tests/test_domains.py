@@ -157,3 +157,23 @@ def test_generated_options_are_the_plain_options(tmp_path):
             a.apply_index(i)
             b.apply_index(i)
     assert merged > 0  # identical cards did merge
+
+
+def test_a_count_over_a_list_is_not_taken_for_a_zone(tmp_path):
+    """`count((Z where A) where it.x == v)` counts a list, not a zone (counts.value_count): the rules
+    compile (they once stopped at 'expected a zone') and give the plain options."""
+    rules = RULES.replace("count(me.hand where it is c and it.n == v) > 1",
+                          "count((me.hand where it is c) where it.n == v) > 1")
+    assert rules != RULES
+    path = tmp_path / "options.rules"
+    path.write_text(rules)
+    fast = rulesdsl.load(path, players=3)
+    slow = compile_program(check(rulesdsl.parse_files(path), 3, {}), shortcuts=False)
+    for seed in range(10):
+        a, b = fast.new_game(seed), slow.new_game(seed)
+        rng = random.Random(seed)
+        while not a.is_over:
+            assert a.move_texts() == b.move_texts()
+            i = rng.randrange(a.num_moves())
+            a.apply_index(i)
+            b.apply_index(i)

@@ -91,11 +91,9 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
         rest = [t for t in ts if t is not eqs[0]]
         mine = split(inner.cond)
         in_slot = c.p.slots[id(inner)]
-        try:  # (the item as one name: two terms alike read alike)
-            if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
-                    != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
-                continue
-        except NoSource:
+        # (the item as one name: two terms alike read alike)
+        if sorted(c.source.src(t, {w_slot: "_i90002"}) for t in rest) \
+                != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
             continue
         return ValueCount(attr, inner, count, op, k)
     return None
@@ -111,11 +109,11 @@ def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
 
 
 def _same_zone(c, a: ast.Expr, b: ast.Expr) -> bool:
-    try:
-        (za, zb), reads = c.source.reading(lambda: (c.zone_src(a), c.zone_src(b)))
-        return za == zb and not reads
-    except NoSource:
+    """Are zones `a` and `b` one zone, read without locals? (`a` may be a list of cards: not.)"""
+    if c.source.zone_spec(a) is None:
         return False
+    (za, zb), reads = c.source.reading(lambda: (c.zone_src(a), c.zone_src(b)))
+    return za == zb and not reads
 
 
 class CountWriter:
@@ -141,12 +139,8 @@ class CountWriter:
         if form is None or form[0] not in self.g.counted_specs:  # (a zone no turn counts is not counted at all)
             return None
         _, where, zone, vc = form
-        try:
-            (zi, made), local = self.c.source.reading(lambda: (
-                self.c.zone_src(zone),
-                self.cards(where, into, pick) if vc is None else self.values(vc, into, pick)))
-        except NoSource:
-            return None
+        (zi, made), local = self.c.source.reading(lambda: (
+            self.c.zone_src(zone), self.cards(where, into, pick) if vc is None else self.values(vc, into, pick)))
         if made is None or (not env and local):
             return None
         return zi, made[0], made[1]
