@@ -153,12 +153,9 @@ class DomainWriter:
         return f"_w{stem}{self.n}"
 
     # -- a decision's options
-    def options(self, e: ast.Expr, distinct, chooser: str, target: str, item: str) -> list[str]:
-        """Lines appending to `target` each option of domain `e`, as `item` (a format with {v})
-        makes it: the options `distinct(st, values, chooser)` would give, in the same order."""
-        return self.plan(e, distinct, chooser, item).lines(target)
-
     def plan(self, e: ast.Expr, distinct, chooser: str, item: str) -> Plan:
+        """The lines appending each option of domain `e`, as `item` (a format with {v}) makes it: the
+        options `distinct(st, values, chooser)` would give, in the same order."""
         if not self.c.shortcuts:
             raise NoSource("the plain way: options listed by the domain's value")
         if isinstance(e, ast.ListLit) and distinct is distinct_plain:

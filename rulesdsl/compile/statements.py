@@ -410,7 +410,7 @@ class Statements(CardMoves, Bounds):
         each as `item` (a format of {v}) makes it: loops that filter, merge and append as they go
         (domains.py) where they can, else the domain's list without repeats."""
         try:
-            return self.domains.options(e, distinct, chooser, target, item)
+            return self.domains.plan(e, distinct, chooser, item).lines(target)
         except NoSource:
             first = f"_d = {self.source.inline(domain)}"
             each = "dict.fromkeys(_d) if _o is not None" if distinct is distinct_plain \
