@@ -16,8 +16,9 @@ from typing import NamedTuple
 from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR, ZONE
 from ..engine.constants import GRID, STACK
+from .domains import builtin, is_local
 from .source import Lookup, NoSource, Src, env_list, grid_places, naming, paren, pure
-from .tree import _children, _descendants_nodes, _worth_caching, locals_read, split
+from .tree import _children, _descendants_nodes, _worth_caching, locals_read, sides, split
 
 
 class Join(NamedTuple):
@@ -67,10 +68,9 @@ class LoopWriter:
 
     def first_places(self, e: ast.Where) -> int | None:
         """k if `e` is `Z where place(it) <= k` (or `< k + 1`), Z a zone and k a number known now."""
-        c, refs = e.cond, self.c.p.refs
+        c = e.cond
         if not (self.fast and self.zone_spec(e.seq) is not None and isinstance(c, ast.Binary) and c.op in ("<=", "<")
-                and isinstance(c.left, ast.Call) and c.left.func == "place" and len(c.left.args) == 1
-                and refs.get(id(c.left)) is None and refs.get(id(c.left.args[0])) == ("local", self.c.p.slots[id(e)])):
+                and builtin(self.c, c.left, "place") and is_local(self.c, c.left.args[0], self.c.p.slots[id(e)])):
             return None
         value = self.known_int(c.right)
         return None if value is None else max(value - (c.op == "<"), 0)
@@ -216,8 +216,7 @@ class LoopWriter:
         def visit(node) -> None:
             if id(node) in skip:
                 return
-            if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
-                    and isinstance(node.args[0], ast.Where) and self.c.p.refs.get(id(node)) is None:
+            if builtin(self.c, node, "count") and isinstance(node.args[0], ast.Where):
                 hit = self.join_of(node.args[0], bound, items)
                 if hit is not None:
                     found.append((node, f"_j{id(node)}", *hit))
@@ -233,9 +232,7 @@ class LoopWriter:
         terms = split(w.cond)
         others, used = bound - {slot}, partial(locals_read, self.c.p.refs)
         for i, t in enumerate(terms):
-            if not (isinstance(t, ast.Binary) and t.op == "=="):
-                continue
-            for key, value in ((t.left, t.right), (t.right, t.left)):
+            for key, _, value in sides(t, ("==",)):
                 rest = terms[:i] + terms[i + 1:]
                 if slot in used(value) or not used(value) & others or used(key) & others \
                         or any(used(r) & others for r in rest) or used(w.seq) & bound \
@@ -456,8 +453,7 @@ class LoopWriter:
                 return None
             sign = 1 if e.op == "+" else -1
             return left[0], [x + sign * y for x, y in zip(left[1], right[1], strict=True)]
-        if not (isinstance(e, ast.Call) and len(e.args) == 1 and self.c.p.refs.get(id(e)) is None
-                and id(e) not in self.joins):
+        if not builtin(self.c, e, "count", "sum") or id(e) in self.joins:
             return None
         arg = e.args[0]
         if e.func == "count" and isinstance(arg, ast.Where):

@@ -15,7 +15,7 @@ from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_opt
 from .blocks import Ask, Branch
 from .domains import builtin, is_local
 from .source import ENV, ST, Src, named
-from .tree import locals_read, split
+from .tree import locals_read, sides, split
 
 _MAX_ALTS = 32  # ways a test can be met, beyond which it is searched as a whole
 
@@ -197,9 +197,7 @@ def _term(c, e: ast.Expr, slot: int) -> tuple | None:
         chain = builtin(c, e.args[0], "distinct")
         table = _attr_of_set(c, e.args[0].args[0] if chain else e.args[0], slot)
         return (((CHAIN if chain else RUN, table, None, None),), None, None, True) if table is not None else None
-    if not (isinstance(e, ast.Binary) and e.op in ("==", "<=", ">=", "<", ">")):
-        return None
-    for left, right, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP.get(e.op, e.op))):
+    for left, op, right in sides(e, ("==", "<=", ">=", "<", ">")):
         summed = _attr_of_set(c, left.args[0], slot) if builtin(c, left, "sum") else None
         bounds = _bounds(c, op, right, slot)
         if summed is not None and bounds is not None and all(type(v) is int or v is None for v in summed):
@@ -216,9 +214,6 @@ def _term(c, e: ast.Expr, slot: int) -> tuple | None:
                 return ((SAME, table, None, None),), None, None, True
             return ((FEW, table, *bounds),), None, None, True
     return None
-
-
-_FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
 
 
 def _bounds(c, op: str, e: ast.Expr, slot: int) -> tuple | None:
