@@ -9,13 +9,11 @@ and nothing worked out before a loop.
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
 from .. import ast
 from .counts import ValueCount, domain_form, value_count
-from .tree import _leaves, _never_decides, _recursive
+from .tree import _field_names, _leaves, _never_decides, _recursive
 
 
 @attrs.define
@@ -82,9 +80,4 @@ def _nodes(p):
         elif isinstance(x, ast.Node) and id(x) not in seen:
             seen.add(id(x))
             yield x
-            todo.extend(getattr(x, name) for name in _fields(type(x)))
-
-
-@functools.cache
-def _fields(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in attrs.fields(kind) if f.name not in ("span", "name_span"))
+            todo.extend(getattr(x, name) for name in _field_names(type(x)))
