@@ -228,7 +228,9 @@ class Compiler(Skeleton, Statements, SetChooses):
         for side in (e.left, e.right):
             if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
                 continue
-            sides.append((_source(self.p.files, side.span), self.text_fn(side)))
+            x = self.expr_src(side)  # (its words, as messages show the value)
+            sides.append((_source(self.p.files, side.span),
+                          self.source.function(f"(lambda _x: {self.text_src('_x', self.type(side))})({x})")))
 
         def explain(st):
             env = [None] * max(nlocals, 1)
