@@ -24,7 +24,7 @@ from .counts import CountWriter
 from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
-from .runtime import Fn, _located_part, too_deep
+from .runtime import Fn, _located_part, depth_check
 from .sets import SetChooses
 from .skeleton import Skeleton
 from .source import env_list, paren
@@ -136,7 +136,7 @@ class Compiler(Skeleton, Statements, SetChooses):
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         self.recursive_codes = frozenset(self.proc_codes[name] for name in plan.recursive)
-        self.depth_check = _depth_check(g.limits["depth"], self.recursive_codes)
+        self.depth_check = depth_check(g.limits["depth"], self.recursive_codes)
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in plan.leaves)
         for when, info in p.hooks.items():
@@ -253,27 +253,23 @@ class Compiler(Skeleton, Statements, SetChooses):
     # ------------------------------------------------------------ tables
     def _cards(self) -> None:
         p, g = self.p, self.g
-        faces: dict[tuple, int] = {}
-        kinds, face_ids, texts = [], [], []
-        g.kind_names = [k.name for k in p.kinds]
-        g.attrs = {a: [] for a in p.attr_types}
+        faces: dict[tuple, int] = {}  # (kind, values) -> the face's number
         by_zone: dict[int, list[int]] = {}
+        face_ids = []
         for i, c in enumerate(p.cards):
             k = p.kinds[c.kind]
-            key = (c.kind, tuple(c.values.get(a) for a in k.attrs))
-            if key not in faces:
-                faces[key] = len(g.face_text)
+            face = faces.setdefault((c.kind, tuple(c.values.get(a) for a in k.attrs)), len(faces))
+            if face == len(g.face_text):
                 g.face_text.append(self._face_text(k, c.values))
-            kinds.append(c.kind)
-            face_ids.append(faces[key])
-            texts.append(g.face_text[faces[key]])
-            for a in g.attrs:
-                g.attrs[a].append(c.values.get(a))
+            face_ids.append(face)
             by_zone.setdefault(c.zone, []).append(i)
         g.ncards = len(p.cards)
-        g.card_kind, g.card_face, g.card_text = tuple(kinds), tuple(face_ids), tuple(texts)
-        g.attrs = {a: tuple(v) for a, v in g.attrs.items()}
-        g.attrs["kind"] = tuple(p.kinds[k].name for k in kinds)
+        g.kind_names = [k.name for k in p.kinds]
+        g.card_kind = tuple(c.kind for c in p.cards)
+        g.card_face = tuple(face_ids)
+        g.card_text = tuple(g.face_text[f] for f in g.card_face)
+        g.attrs = {a: tuple(c.values.get(a) for c in p.cards) for a in p.attr_types}
+        g.attrs["kind"] = tuple(p.kinds[k].name for k in g.card_kind)
         g.partial_attrs = tuple(sorted(set(p.partial_shows.values())))
         if g.partial_attrs:
             g.kind_text = [self._kind_text(k) for k in p.kinds]
@@ -376,12 +372,3 @@ def compile_program(prog: Program, names: list[str] | None = None, shortcuts: bo
     slower, the reference the tests compare the fast forms with. `limits` raises or lowers the
     limits of a run (limits.py); they are written into the generated code."""
     return Compiler(prog, names, shortcuts, limits).build()
-
-
-def _depth_check(depth: int, recursive: frozenset[int]) -> Callable[[State], None]:
-    def depth_check(st: State) -> None:
-        """Before a recursive procedure's call: its frame would be one too many."""
-        if sum(1 for f in st.stack if f[0] in recursive) >= depth:
-            too_deep(depth)
-
-    return depth_check

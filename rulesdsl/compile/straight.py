@@ -115,7 +115,8 @@ class StraightWriter:
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))
+        now = naming()  # (the same fields, constants and stores; its locals named after it)
+        lines = self.unit_lines(code_id, Naming(None, f"_e{code_id}_", now.fields, now.consts, now.stores))
         return [*sets, *(ind + line[4:] for line in lines)]
 
     def body(self, stmts, ind: str) -> list[str]:
