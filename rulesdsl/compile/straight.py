@@ -77,14 +77,12 @@ class StraightWriter:
 
     def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
         """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
-        naming that reads them bound: a steady field read twice if none is stored, a constant read
+        naming that reads them bound: a steady field read twice (no writer stores one), a constant read
         thrice, in the game's loop the current seat if only the turn's start sets it."""
         consts = self.c.source.const_names
         fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
         reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
         fields = [f for f in _STEADY if reads[f] > 1]
-        if any(counted.stores[f] for f in fields):
-            fields = []
         if main and counted.stores["current"] == 1:
             fields.insert(0, "current")
         names = sorted(k for k, r in reads.items() if k in consts and r > 2)
