@@ -348,12 +348,14 @@ class StraightWriter:
         options (else listed into `_o{a}`), and per action the lines finding its `_k`-th, `_x`."""
         c, g = self.c, self.g
         head: list[str] = [f"me = {ST.current}"]
+        fast: list[str] = []  # every counted zone seen: each counted action counted
+        slow: list[str] = []  # else: each zone as it is seen
         pick: list[list[str]] = []
         zones: dict[str, int] = {}  # a zone's source -> the number of its `_qz`, `_qh` and `_qok`
         for ai, (a, info) in enumerate(zip(g.actions, self.p.actions, strict=True)):
             n, own, reads = f"_n{ai}", f"_o{ai}", False  # (reads: whether the listed options read locals)
             if a.lead is None:
-                body = [f"{n} = 1"]
+                quick = body = [f"{n} = 1"]
                 found = ["_x = None"]
             else:
                 listed, reads = c.source.reading(
@@ -372,22 +374,27 @@ class StraightWriter:
                         seen = "" if own_seen else f" and {c.source.const(g.zone_seen_by)}[_qz{z}] >> me & 1"
                         head += [f"_qz{z} = {zone}", f"_qh{z} = {ST.counts}[_qz{z}]",
                                  f"_qok{z} = _qh{z} is not None{seen}"]
-                    body = [f"if _qok{z}:", f"    _qh = _qh{z}", *("    " + line for line in counting),
-                            f"    {own} = None", "else:",
+                    quick = [f"_qh = _qh{z}", *counting, f"{own} = None"]
+                    body = [f"if _qok{z}:", *("    " + line for line in quick), "else:",
                             *("    " + line for line in listed), f"    {n} = len({own})"]
                     found = [f"if {own} is None:", f"    _qz, _qh = _qz{z}, _qh{z}",
                              *("    " + line for line in finding), f"else: _x = {own}[_k]"]
                 else:
-                    body = [*listed, f"{n} = len({own})"]
+                    quick = body = [*listed, f"{n} = len({own})"]
                     found = [f"_x = {own}[_k]"]
             cond, cond_reads = c.source.reading(lambda a=a: c.source.inline(a.cond) if a.cond is not None else None)
-            if a.cond is not None:
-                body = [f"{n} = 0", f"if {cond}:", *("    " + line for line in body)]
-            if reads or cond_reads:  # (the action's locals, as the turn's options)
-                body = [f"env = {env_list([], a.nlocals)}", *body]
-            head += body
+            for out, lines, local in ((fast, quick, reads and quick is body), (slow, body, reads)):
+                if a.cond is not None:
+                    lines = [f"{n} = 0", f"if {cond}:", *("    " + line for line in lines)]
+                if local or cond_reads:  # (the action's locals, as the turn's options)
+                    lines = [f"env = {env_list([], a.nlocals)}", *lines]
+                out += lines
             pick.append(found)
-        return (head, pick) if zones else None
+        if not zones:
+            return None
+        every = " and ".join(f"_qok{z}" for z in range(len(zones)))
+        return [*head, f"if {every}:", *("    " + line for line in fast), "else:",
+                *("    " + line for line in slow)], pick
 
 
 def _test(src: str) -> str:
