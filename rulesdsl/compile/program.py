@@ -17,20 +17,14 @@ from .. import ast
 from ..checker import Program
 from ..engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
 from ..engine.limits import limits_of
-from ..engine.state import (
-    State,
-)
+from ..engine.state import State
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function
 from .counts import CountWriter
 from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
-from .runtime import (
-    Fn,
-    _located_part,
-    too_deep,
-)
+from .runtime import Fn, _located_part, depth_check
 from .sets import SetChooses
 from .skeleton import Skeleton
 from .source import env_list, paren
@@ -47,9 +41,9 @@ class Compiler(Skeleton, Statements, SetChooses):
         self.g = Game()
         self.g.limits = limits_of(limits)
         self.g.write_block, self.g.write_straight = block_function, straight_playout
-        n = prog.players
-        self.n = n
-        self.g.names = list(names) if names else _seat_names(n)
+        self.n = n = prog.players
+        self.g.names = list(names) if names else [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i + 1}"
+                                                  for i in range(n)]
         self.end_cells: list[tuple[str, list[int]]] = []
         self.turn_cell = [0, 0]
         self.choose_decisions: dict[int, Decision] = {}
@@ -115,8 +109,7 @@ class Compiler(Skeleton, Statements, SetChooses):
         g.card_counters, g.cardlist_counters = _card_cells(p.counters, g.counter_layout, self.n)
         for v in p.vars:
             if v.secret:
-                base, per_player = g.var_layout[v.name]
-                g.secret_cells.update(dict.fromkeys(range(base, base + (self.n if per_player else 1)), v.type))
+                g.secret_cells.update(dict.fromkeys(self.secret_cells((v.name,)), v.type))
         for name, info in p.defines.items():
             if not info.params:
                 g.defines[name] = self.value_of(name)
@@ -124,7 +117,8 @@ class Compiler(Skeleton, Statements, SetChooses):
                         for info in p.statistics]
         g.shows = [(name, _located_part(self.value_of(name),
                                         p.defines[name].expr.span if name in p.defines else None),
-                    self._show_type(name))
+                    p.defines[name].type if name in p.defines
+                    else next(v for v in p.vars + p.counters if v.name == name).type)
                    for name in p.shows]
         g.show_secrets = {name: self.secret_cells(read) for name, read in p.show_secrets.items()}
 
@@ -142,7 +136,7 @@ class Compiler(Skeleton, Statements, SetChooses):
         for name in p.procedures:
             self.proc_codes[name] = self._new_code(f"procedure {name}", p.procedures[name])
         self.recursive_codes = frozenset(self.proc_codes[name] for name in plan.recursive)
-        self.depth_check = _depth_check(g.limits["depth"], self.recursive_codes)
+        self.depth_check = depth_check(g.limits["depth"], self.recursive_codes)
         for name, info in p.procedures.items():
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in plan.leaves)
         for when, info in p.hooks.items():
@@ -207,17 +201,12 @@ class Compiler(Skeleton, Statements, SetChooses):
         kind = "counters" if name in self.g.counter_layout else "vars"
         return self.source.function(f"st.{kind}[{layout[name][0]}]", "st")
 
-    def _show_type(self, name: str) -> str:
-        if name in self.p.defines:
-            return self.p.defines[name].type
-        return next(v for v in self.p.vars + self.p.counters if v.name == name).type
-
     def _scenario(self, sc) -> ScenarioRt:
         steps = []
         for step, info in sc.steps:
             kind = step.kind
             if kind in ("put", "put_top"):
-                data = self._zone_no_locals(step.expr)
+                data = self.source.function(self.zone_src(step.expr), "st", 0)
             elif kind == "turn":
                 data = self.cond_fn(info)
             elif kind == "set":
@@ -231,9 +220,6 @@ class Compiler(Skeleton, Statements, SetChooses):
                                       _source(self.p.files, step.expr.span) if step.expr is not None else ""))
         return ScenarioRt(sc.name, sc.span, sc.players, sc.seed, dict(sc.params), steps)
 
-    def _zone_no_locals(self, e: ast.Expr) -> Callable[[State], int]:
-        return self.source.function(self.zone_src(e), "st", 0)
-
     def _explain(self, e: ast.Expr, nlocals: int) -> Callable[[State], str]:
         """For a failed `expect`: the values of the two sides of a comparison, in words."""
         if not (isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "in")):
@@ -242,7 +228,9 @@ class Compiler(Skeleton, Statements, SetChooses):
         for side in (e.left, e.right):
             if isinstance(side, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
                 continue
-            sides.append((_source(self.p.files, side.span), self.text_fn(side)))
+            x = self.expr_src(side)  # (its words, as messages show the value)
+            sides.append((_source(self.p.files, side.span),
+                          self.source.function(f"(lambda _x: {self.text_src('_x', self.type(side))})({x})")))
 
         def explain(st):
             env = [None] * max(nlocals, 1)
@@ -265,27 +253,23 @@ class Compiler(Skeleton, Statements, SetChooses):
     # ------------------------------------------------------------ tables
     def _cards(self) -> None:
         p, g = self.p, self.g
-        faces: dict[tuple, int] = {}
-        kinds, face_ids, texts = [], [], []
-        g.kind_names = [k.name for k in p.kinds]
-        g.attrs = {a: [] for a in p.attr_types}
+        faces: dict[tuple, int] = {}  # (kind, values) -> the face's number
         by_zone: dict[int, list[int]] = {}
+        face_ids = []
         for i, c in enumerate(p.cards):
             k = p.kinds[c.kind]
-            key = (c.kind, tuple(c.values.get(a) for a in k.attrs))
-            if key not in faces:
-                faces[key] = len(g.face_text)
+            face = faces.setdefault((c.kind, tuple(c.values.get(a) for a in k.attrs)), len(faces))
+            if face == len(g.face_text):
                 g.face_text.append(self._face_text(k, c.values))
-            kinds.append(c.kind)
-            face_ids.append(faces[key])
-            texts.append(g.face_text[faces[key]])
-            for a in g.attrs:
-                g.attrs[a].append(c.values.get(a))
+            face_ids.append(face)
             by_zone.setdefault(c.zone, []).append(i)
         g.ncards = len(p.cards)
-        g.card_kind, g.card_face, g.card_text = tuple(kinds), tuple(face_ids), tuple(texts)
-        g.attrs = {a: tuple(v) for a, v in g.attrs.items()}
-        g.attrs["kind"] = tuple(p.kinds[k].name for k in kinds)
+        g.kind_names = [k.name for k in p.kinds]
+        g.card_kind = tuple(c.kind for c in p.cards)
+        g.card_face = tuple(face_ids)
+        g.card_text = tuple(g.face_text[f] for f in g.card_face)
+        g.attrs = {a: tuple(c.values.get(a) for c in p.cards) for a in p.attr_types}
+        g.attrs["kind"] = tuple(p.kinds[k].name for k in g.card_kind)
         g.partial_attrs = tuple(sorted(set(p.partial_shows.values())))
         if g.partial_attrs:
             g.kind_text = [self._kind_text(k) for k in p.kinds]
@@ -300,15 +284,8 @@ class Compiler(Skeleton, Statements, SetChooses):
         return tuple((part, False) if isinstance(part, str) else (part.id, True) for part in k.shown.parts)
 
     def _face_text(self, k, values: dict) -> str:
-        if k.shown is None:
-            return " ".join([k.name] + [str(_show_value(values[a])) for a in k.attrs])
-        out = []
-        for part in k.shown.parts:
-            if isinstance(part, str):
-                out.append(part)
-            else:
-                out.append(str(_show_value(k.name if part.id == "kind" else values.get(part.id))))
-        return "".join(out)
+        return "".join(str(_show_value(k.name if x == "kind" else values.get(x))) if attr else x
+                       for x, attr in self._kind_text(k))
 
     def _zones(self) -> None:
         p, g, n = self.p, self.g, self.n
@@ -346,16 +323,13 @@ class Compiler(Skeleton, Statements, SetChooses):
         for layout, init, group in ((g.counter_layout, g.counter_init, self.p.counters),
                                     (g.var_layout, g.var_init, self.p.vars)):
             for v in group:
-                base, per_player = layout[v.name]
-                init[base:base + (self.n if per_player else 1)] = [self._const(v.init)] * (self.n if per_player else 1)
-
-    def _const(self, e: ast.Expr):
-        f = self.expr(e)
-        try:
-            return f(None, [])
-        except Exception:
-            raise RulesError([Diagnostic(e.span, "an initial value must not depend on the game in progress")],
-                             self.p.files) from None
+                base, per_player, f = *layout[v.name], self.expr(v.init)
+                try:
+                    value = f(None, [])
+                except Exception:
+                    raise RulesError([Diagnostic(v.init.span, "an initial value must not depend on the game in "
+                                                 "progress")], self.p.files) from None
+                init[base:base + (self.n if per_player else 1)] = [value] * (self.n if per_player else 1)
 
     def fresh(self, info) -> str:
         """Python source of an ExprInfo's expression evaluated with locals of its own."""
@@ -381,10 +355,6 @@ def _show_value(v) -> str:
     return str(v)
 
 
-def _seat_names(n: int) -> list[str]:
-    return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i + 1}" for i in range(n)]
-
-
 def _fingerprint(p: Program, g: Game) -> str:
     h = hashlib.sha256()
     for path in sorted(p.files):
@@ -402,12 +372,3 @@ def compile_program(prog: Program, names: list[str] | None = None, shortcuts: bo
     slower, the reference the tests compare the fast forms with. `limits` raises or lowers the
     limits of a run (limits.py); they are written into the generated code."""
     return Compiler(prog, names, shortcuts, limits).build()
-
-
-def _depth_check(depth: int, recursive: frozenset[int]) -> Callable[[State], None]:
-    def depth_check(st: State) -> None:
-        """Before a recursive procedure's call: its frame would be one too many."""
-        if sum(1 for f in st.stack if f[0] in recursive) >= depth:
-            too_deep(depth)
-
-    return depth_check

@@ -42,14 +42,18 @@ def _located_part(f: Callable[..., object], span, number: bool = False) -> Calla
     return part
 
 
+def depth_check(depth: int, recursive: frozenset[int]) -> Callable[[State], None]:
+    """Before a recursive procedure's call: is its frame one too many (a recursion that never stops)?"""
+    def check(st: State) -> None:
+        if sum(1 for f in st.stack if f[0] in recursive) >= depth:
+            raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that "
+                                    "never stops?) (to allow more: --limit depth=N)")
+
+    return check
+
+
 def _every_seat(key: Callable[[State, int], object], n: int) -> Callable[[State], list]:
     return lambda st: [key(st, seat) for seat in range(n)]
-
-
-def too_deep(depth: int) -> None:
-    """A recursive procedure's call past the depth limit: recursion that does not stop, most likely."""
-    raise RulesRuntimeError(f"more than {depth} calls of procedures in progress at once (a recursion that never "
-                            "stops?) (to allow more: --limit depth=N)")
 
 
 def _number_guard(digits: int, no_none: bool) -> Callable[[State, object], object]:

@@ -79,10 +79,6 @@ class Naming:
     def local(self, k: int) -> str:
         return f"{self.list}[{k}]" if self.list is not None else f"{self.prefix}{k}"
 
-    def locals_as(self, list: str | None, prefix: str = "") -> Naming:
-        """The same fields and constants (and stores), the locals named otherwise."""
-        return Naming(list, prefix, self.fields, self.consts, self.stores)
-
     def name(self, field: str) -> str:
         """What the source calls one of the state's fields."""
         if field not in self.fields:

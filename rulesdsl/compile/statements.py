@@ -119,15 +119,6 @@ class Statements(CardMoves, Bounds):
         seat = self._seat_src(ref[2], f"the owner of '{info.name}' is none")
         return [f"_w = {seat}"], f"{base} + _w", f"{self.source.const(self.g.names)}[_w] + {_text('.' + info.name)}"
 
-    def _secret_value(self, ref: tuple, what: str) -> tuple[list[str], str, str]:
-        """Lines reading a secret variable's cell (`_x`, its value; `_i`, its index), refusing a
-        none (nobody chose it); and the sources of its name and of its value in words."""
-        lines, index, name = self._secret_cell(ref)
-        info = self.p.vars[ref[1]]
-        fail = f"raise RulesRuntimeError({_text('nobody chose ')} + {name} + {_text(': there is nothing to ' + what)})"
-        return [*lines, f"_i = {index}", f"_x = {ST.vars}[_i]", f"if _x is None: {fail}"], name, \
-            self.text_src("_x", info.type)
-
     def s_Reveal(self, s: ast.Reveal, b):
         self._reveal_secret(s, b, super().s_Reveal, None)
 
@@ -143,10 +134,15 @@ class Statements(CardMoves, Bounds):
         for e in (ref[2] if ref[0] == "pvar" else None, who):
             if e is not None:
                 self.part(e)
-        card, all_mask = self.p.vars[ref[1]].type == CARD, self.g.all_mask
+        kind, all_mask = self.p.vars[ref[1]].type, self.g.all_mask
+        card, what = kind == CARD, _text(": there is nothing to " + ("show" if who else "reveal"))
 
         def write(v: Variant) -> list[str]:
-            lines, name, words = self._secret_value(ref, "show" if who else "reveal")
+            # Its cell read (`_x`, its value; `_i`, its index), refusing a none (nobody chose it).
+            cell, index, name = self._secret_cell(ref)
+            words = self.text_src("_x", kind)
+            lines = [*cell, f"_i = {index}", f"_x = {ST.vars}[_i]",
+                     f"if _x is None: raise RulesRuntimeError({_text('nobody chose ')} + {name} + {what})"]
             if who is None:
                 learn = [f"{ST.known}[_x] = {all_mask}"] if card else []
                 return [*lines, "st.secrets.pop(_i, None)", *learn,
@@ -214,12 +210,9 @@ class Statements(CardMoves, Bounds):
         ops["forget"] = b.emit(s.span, PLAIN, lambda v: forget())
 
     def s_Secretly(self, s: ast.Secretly, b):
+        """Its statements, then the locals it bound set to none, so no frame asking a later seat holds
+        an earlier seat's answer (nor a world sampled from it)."""
         self.block(s.body, b)
-        self._forget(s, b)
-
-    def _forget(self, s: ast.Stmt, b) -> None:
-        """A secret block's end: the locals it bound set to none, so no frame asking a later seat
-        holds an earlier seat's answer (nor a world sampled from it)."""
         slots = self.p.secret_clears.get(id(s), ())
         b.emit(s.span, PLAIN, lambda v: [f"{self.source.local(k)} = None" for k in slots] or ["pass"])
 
@@ -562,11 +555,6 @@ class Statements(CardMoves, Bounds):
                 shown = f"('?' if st.secrets_known({cells}) != {self.g.all_mask} else {shown})"
             pieces.append(f"(lambda _x: {shown})({self.expr_src(part)})")
         return _located_part(self.source.function(f"''.join([{', '.join(pieces)}])", params, nlocals), text.span)
-
-    def text_fn(self, e: ast.Expr) -> Fn:
-        """A function (st, env) giving the words that show e's value (for a failed `expect`)."""
-        x = self.expr_src(e)
-        return self.source.function(f"(lambda _x: {self.text_src('_x', self.type(e))})({x})")
 
     def text_src(self, x: str, t: str, card: str | None = None) -> str:
         """Source of the words that show value x (a name) of type t, as messages show it (a card's

@@ -77,14 +77,12 @@ class StraightWriter:
 
     def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
         """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
-        naming that reads them bound: a steady field read twice if none is stored, a constant read
+        naming that reads them bound: a steady field read twice (no writer stores one), a constant read
         thrice, in the game's loop the current seat if only the turn's start sets it."""
         consts = self.c.source.const_names
         fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
         reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
         fields = [f for f in _STEADY if reads[f] > 1]
-        if any(counted.stores[f] for f in fields):
-            fields = []
         if main and counted.stores["current"] == 1:
             fields.insert(0, "current")
         names = sorted(k for k, r in reads.items() if k in consts and r > 2)
@@ -115,7 +113,8 @@ class StraightWriter:
         n = self.g.codes[code_id].nlocals
         values = [*args, *["None"] * (n - len(args))]
         sets = [f"{ind}{', '.join(f'_e{code_id}_{i}' for i in range(n))} = {', '.join(values)}"] if n else []
-        lines = self.unit_lines(code_id, naming().locals_as(None, f"_e{code_id}_"))
+        now = naming()  # (the same fields, constants and stores; its locals named after it)
+        lines = self.unit_lines(code_id, Naming(None, f"_e{code_id}_", now.fields, now.consts, now.stores))
         return [*sets, *(ind + line[4:] for line in lines)]
 
     def body(self, stmts, ind: str) -> list[str]:
@@ -125,14 +124,14 @@ class StraightWriter:
         """A statement's test or argument as compiled for the statement's op."""
         return self.c.source.inline(self.c.parts[id(e)])
 
-    def plain(self, code, k: int) -> list[str]:
-        """The lines of op k, a PLAIN op, as the machine's blocks run them."""
+    def plain(self, code, k: int, ind: str) -> list[str]:
+        """The lines of op k, a PLAIN op, as the machine's blocks run them, at indent `ind`."""
         if code.kinds[k] != PLAIN:
             raise NoStraight(f"op {k} of {code.name} is not plain")
         lines = code.srcs[k](STRAIGHT_RUN)
         if any(not isinstance(line, str) or "return" in line for line in lines):
             raise NoStraight(f"op {k} of {code.name} returns")
-        return lines
+        return [ind + line for line in lines]
 
     def block(self, stmts, ind: str) -> list[str]:
         return self.body(stmts, ind) or [ind + "pass"]
@@ -142,7 +141,7 @@ class StraightWriter:
         inner = ind + "    "
         if not isinstance(s, _CONTROL):
             code, start, end = self.c.stmt_ops[id(s)]
-            return [ind + line for k in range(start, end) for line in self.plain(code, k)]
+            return [line for k in range(start, end) for line in self.plain(code, k, ind)]
         if isinstance(s, ast.If):
             out = []
             for i, (cond, body) in enumerate(s.branches):
@@ -153,7 +152,7 @@ class StraightWriter:
                     f"{inner}st.budget -= 1", f"{inner}if st.budget < 0: st.tick()"]
         if isinstance(s, (ast.ForEach, ast.Repeat)):
             code, start, _ = self.c.stmt_ops[id(s)]
-            first = [ind + line for line in self.plain(code, start)]
+            first = self.plain(code, start, ind)
             if isinstance(s, ast.Repeat):
                 left = local(self.p.slots[id(s)])
                 return [*first, f"{ind}while {left} > 0:", f"{inner}{left} -= 1", *self.body(s.body, inner)]
@@ -167,7 +166,7 @@ class StraightWriter:
             return self.choose(s, ind)
         if isinstance(s, ast.Secretly):  # its statements, then its locals forgotten (its last op)
             code, _, end = self.c.stmt_ops[id(s)]
-            return [*self.body(s.body, ind), *(ind + line for line in self.plain(code, end - 1))]
+            return [*self.body(s.body, ind), *self.plain(code, end - 1, ind)]
         if isinstance(s, ast.Race):
             return self.race(s, ind)
         if isinstance(s, ast.End) and not (self.unit_name == "game end"
@@ -212,13 +211,11 @@ class StraightWriter:
         ops, local = self.c.race_ops[id(s)], self.c.source.local
         _, seat, seats, _, order, _ = self.p.races[id(s)]
         inner = ind + "    "
-
-        def op(role: str, at: str) -> list[str]:
-            return [at + line for line in self.plain(code, ops[role])]
-
-        return [*op("init", ind), f"{ind}for {local(seat)} in {local(seats)}:", *self.choose(s.body[0], inner),
-                *op("store", inner), *op("order", ind), f"{ind}for {local(seat)} in {local(order)}:",
-                *op("reveal", inner), *self.body(s.body[1:], inner), *op("forget", ind)]
+        return [*self.plain(code, ops["init"], ind), f"{ind}for {local(seat)} in {local(seats)}:",
+                *self.choose(s.body[0], inner), *self.plain(code, ops["store"], inner),
+                *self.plain(code, ops["order"], ind), f"{ind}for {local(seat)} in {local(order)}:",
+                *self.plain(code, ops["reveal"], inner), *self.body(s.body[1:], inner),
+                *self.plain(code, ops["forget"], ind)]
 
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
