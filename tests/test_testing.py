@@ -15,7 +15,7 @@ from lark import Lark
 import rulesdsl
 from rulesdsl.parser import GRAMMAR, parse_text
 from rulesdsl.testing import Transcript, check_properties, replay, run_scenarios
-from tests.conftest import GAMES, LONG, ROOT
+from tests.conftest import GAMES, GRAMMAR_TEXTS, ROOT
 from tests.conftest import run_cli as run
 from tests.grammar_gen import bounded_lark
 
@@ -260,8 +260,7 @@ def test_pytest_collects_rules_files(pytester):
 # ---------------------------------------------------------------- fuzzing the grammar
 
 
-# (75 texts by the ci profile, were 150 on every run; 1,000 by the long one.)
-@settings(max_examples=1000 if LONG else 75, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=GRAMMAR_TEXTS * 3 // 4, suppress_health_check=list(HealthCheck), deadline=None)
 @given(from_lark(GRAMMAR_LARK, start="start"))
 def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_error(text):
     """from_lark glues tokens without the ignored whitespace, so many strings do not parse;
