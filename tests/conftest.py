@@ -43,6 +43,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+# Test modules whose tests share an expensive module fixture, run on one worker: their
+# `pytestmark = pytest.mark.xdist_group(NAME)`, known here too because pytest-xdist 3.8 on pytest
+# 9.2 ignores the mark (it writes the group into a node id pytest no longer reads: pytest-xdist
+# issue 1386), and the package's build and install then ran once on each worker.
+XDIST_GROUPS = {"tests/test_package.py": "package"}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadgroup` that keeps XDIST_GROUPS together whichever pytest runs it."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class GroupScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            group = XDIST_GROUPS.get(nodeid.split("::", 1)[0])
+            return group if group is not None else super()._split_scope(nodeid)
+
+    return GroupScheduling(config, log)
+
+
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
     """`rulesdsl ARGV` run in-process: its exit code, output and errors (never a traceback)."""
     from rulesdsl.cli import main
