@@ -50,6 +50,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 XDIST_GROUPS = {"tests/test_package.py": "package"}
 
 
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: no error where it is absent)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """`--dist loadgroup` that keeps XDIST_GROUPS together whichever pytest runs it."""
     if config.getvalue("dist") != "loadgroup":
