@@ -24,6 +24,9 @@ settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_
 settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+# Texts drawn from the grammar by the property tests that parse them (test_testing, test_lsp): the
+# same ones every run where derandomized. ci: 100 (were 200 on every run), long: 1,000.
+GRAMMAR_TEXTS = 1000 if LONG else 100
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -38,6 +41,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("long") is not None:
             item.add_marker(skip)
+
+
+# Test modules whose tests share an expensive module fixture, run on one worker: their
+# `pytestmark = pytest.mark.xdist_group(NAME)`, known here too because pytest-xdist 3.8 on pytest
+# 9.2 ignores the mark (it writes the group into a node id pytest no longer reads: pytest-xdist
+# issue 1386), and the package's build and install then ran once on each worker.
+XDIST_GROUPS = {"tests/test_package.py": "package"}
+
+
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: no error where it is absent)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadgroup` that keeps XDIST_GROUPS together whichever pytest runs it."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class GroupScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            group = XDIST_GROUPS.get(nodeid.split("::", 1)[0])
+            return group if group is not None else super()._split_scope(nodeid)
+
+    return GroupScheduling(config, log)
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:

@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path
 from rulesdsl.errors import RulesError
 from rulesdsl.lsp.analysis import Workspace, builtin_names
 
-from .conftest import LONG
+from .conftest import GRAMMAR_TEXTS
 from .test_fuzz_rules import generated_dir, grammar_strategy, mutate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,9 +31,6 @@ TAMALO = GAMES / "tamalo.rules"
 # What a small game needs besides its zone and action, so that it checks.
 REST = "card coin\ncards in deck { 4 coin }\ngame ends when empty(deck)\nwinners are players\n"
 WAIT = 120  # seconds before a missing answer counts as a hang (not a timing: a server that died)
-# Files from the grammar a property draws: 100 by the ci profile (were 200 on every run; the same
-# ones every run, derandomized), 1,000 by the long one (which drew no more than ci before).
-GRAMMAR_FILES = 1000 if LONG else 100
 
 
 class Editor:
@@ -471,7 +468,7 @@ def assert_parsed_alike(ws: Workspace, text: str) -> None:
     assert with_spans(ws.parse_edited(text, "x.rules")) == with_spans(whole)
 
 
-@settings(max_examples=GRAMMAR_FILES, deadline=None, database=None, derandomize=True,
+@settings(max_examples=GRAMMAR_TEXTS, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(st.deferred(lambda: grammar_strategy()))
 def test_parsing_declaration_by_declaration_is_parsing_whole_on_files_from_the_grammar(text):
@@ -509,7 +506,7 @@ def test_every_request_on_every_fuzzing_input_answers(seed):
         every_request(ws, str(GAMES / f"{name}.rules"), text)
 
 
-@settings(max_examples=GRAMMAR_FILES * 3 // 4, deadline=None, database=None, derandomize=True,
+@settings(max_examples=GRAMMAR_TEXTS * 3 // 4, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(st.deferred(lambda: grammar_strategy()))
 def test_every_request_on_files_generated_from_the_grammar_answers(text):

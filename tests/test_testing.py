@@ -3,6 +3,7 @@ the pytest plugin, and fuzzing of the grammar with hypothesis's `from_lark`."""
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 
@@ -15,7 +16,7 @@ from lark import Lark
 import rulesdsl
 from rulesdsl.parser import GRAMMAR, parse_text
 from rulesdsl.testing import Transcript, check_properties, replay, run_scenarios
-from tests.conftest import GAMES, LONG, ROOT
+from tests.conftest import GAMES, GRAMMAR_TEXTS, ROOT
 from tests.conftest import run_cli as run
 from tests.grammar_gen import bounded_lark
 
@@ -260,8 +261,7 @@ def test_pytest_collects_rules_files(pytester):
 # ---------------------------------------------------------------- fuzzing the grammar
 
 
-# (75 texts by the ci profile, were 150 on every run; 1,000 by the long one.)
-@settings(max_examples=1000 if LONG else 75, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=GRAMMAR_TEXTS * 3 // 4, suppress_health_check=list(HealthCheck), deadline=None)
 @given(from_lark(GRAMMAR_LARK, start="start"))
 def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_error(text):
     """from_lark glues tokens without the ignored whitespace, so many strings do not parse;
@@ -285,13 +285,19 @@ def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_e
 EXPR_DEPTH = 16
 
 
+@functools.cache
+def expressions() -> st.SearchStrategy[str]:
+    """Built once (its rule tables took a third of the test's time when built for every case)."""
+    return bounded_lark(GRAMMAR_LARK, start="expr", depth=EXPR_DEPTH)
+
+
 @settings(max_examples=10, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.data())
 def test_generated_expressions_in_a_real_game_are_accepted_or_rejected_cleanly(data):
     """Deeper: a generated expression spliced into Tempurra's `serve` action goes through the
     checker and, if it checks, the compiler and a new game, without any other exception.
     (Playing on is left out: `count(1..9999 where count(1..9999 where ...))` is legal and slow.)"""
-    stmt = data.draw(bounded_lark(GRAMMAR_LARK, start="expr", depth=EXPR_DEPTH))
+    stmt = data.draw(expressions())
     base = (GAMES / "tempurra.rules").read_text(encoding="utf-8")
     text = base.replace("    move card to plate\n}", f"    let fuzz = {stmt}\n    move card to plate\n}}", 1)
     try:
