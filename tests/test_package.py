@@ -37,8 +37,10 @@ FEWER = {"--games": 2, "--workers": 2}
 # ... and a shorter search for the README's ISMCTS bots: the same bot, 20 iterations a decision, not
 # 200 (the arena's two games of Tamalo took 4 s of CPU alone).
 BOTS = {"ismcts": "ismcts:20"}
-# What a human types in the README's `play` commands: a move, another, then leave.
+# What a human types in the README's `play` commands: a move, another, then leave; with a fixed
+# seed, as a random one (the default) can end a short game before the human leaves.
 TYPED = "1\n1\nquit\n"
+PLAY_SEED = ["--seed", "1"]
 
 
 # ---------------------------------------------------------------- what pyproject.toml says (fast)
@@ -200,6 +202,8 @@ def test_the_readme_block_is_read_whole():
 def test_each_readme_command_works_on_the_bundled_games_by_name(installed, outside, args):
     if args[0] == "test" and "--games" not in args:
         args = [*args, "--games", "2"]
+    if args[0] == "play":
+        args = [*args, *PLAY_SEED]
     r = run(["rulesdsl", *args], outside, installed, stdin=TYPED if args[0] == "play" else "")
     shown = r.stdout + r.stderr
     assert r.returncode == 0, shown
