@@ -79,7 +79,8 @@ RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see 
 
 
 def _ismcts2(arg: str, seed: int | None) -> Bot:
-    bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT)
+    bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT, early_stop=True,
+                  reject_impossible=True)
     if bot.seconds is None and bot.iterations is not None:
         # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
         # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.

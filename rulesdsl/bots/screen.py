@@ -52,8 +52,10 @@ def tail(ahead: int, behind: int) -> float:
 class Screen:
     """The outcome of each move in each shared world, and the moves dominated among them."""
 
-    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA):
+    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA,
+                 scores: list[list[float]] | None = None):
         self.outcomes = outcomes  # [move][world]: (share, -rank)
+        self.scores = scores  # [move][world]: the seat's reward, as `worlds.rewards` scored that end
         self.players = players
         n = len(outcomes)
         self.worlds = len(outcomes[0]) if outcomes else 0
@@ -77,29 +79,32 @@ class Screen:
                 behind += 1
         return ahead > behind and tail(ahead, behind) <= level
 
-    def reward(self, i: int, rank_weight: float) -> float:
-        """Move i's summed reward over the worlds, as `worlds.rewards` scores an end."""
-        n = self.players
-        w = rank_weight if n > 1 else 0.0
-        return sum((1 - w) * share + w * (n + rank) / max(1, n - 1) for share, rank in self.outcomes[i])
+    def reward(self, i: int) -> float:
+        """Move i's summed reward over the worlds: the search's own scoring of each end (a playout
+        cut at its move limit and an impossible world are draws there, so here too)."""
+        return sum(self.scores[i]) if self.scores is not None else sum(o[0] for o in self.outcomes[i])
 
     def kept(self) -> list[int]:
         return [i for i in range(len(self.outcomes)) if i not in self.dominated]
 
 
 def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha: float = DEFAULT_ALPHA,
-           playout_limit: int = 2_000, deadline: float | None = None) -> Screen | None:
+           playout_limit: int = 2_000, deadline: float | None = None, rank_weight: float = 0.0,
+           copy: bool = True) -> Screen | None:
     """Play every move of the decision in the same sampled worlds; None if the decision is too
     wide for at least FEWEST_WORLDS worlds within MAX_PLAYOUTS playouts (or has one move). Past
     `deadline` (a `time.perf_counter()`) no world is added, and None if fewer than FEWEST_WORLDS
-    were played: a bot with a time budget keeps it."""
+    were played: a bot with a time budget keeps it. Each end is also scored as the search scores
+    it (`rewards` at `rank_weight`). `copy=False`: `state` is already a `search_copy` (the search's
+    own), used as it is and not changed."""
     n = len(state.options)
     k = min(worlds, MAX_PLAYOUTS // max(1, n))
     if n < 2 or k < FEWEST_WORLDS:
         return None
     me = state.chooser
-    base = search_copy(state)
+    base = search_copy(state) if copy else state
     rows: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+    scores: list[list[float]] = [[] for _ in range(n)]
     for j in range(k):
         if deadline is not None and time.perf_counter() >= deadline:
             if j < FEWEST_WORLDS:
@@ -113,6 +118,8 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
                 d.apply_index(i)
                 d.playout(random.Random(seed).randrange, playout_limit, forced=False)
                 rows[i].append(outcome(d, me))
+                scores[i].append(rewards(d, rank_weight)[me])
             except RulesRuntimeError:
                 rows[i].append((impossible(d)[me], -state.game.players))
-    return Screen(rows, state.game.players, alpha)
+                scores[i].append(impossible(d)[me])
+    return Screen(rows, state.game.players, alpha, scores)
