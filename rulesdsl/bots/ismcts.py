@@ -20,6 +20,7 @@ import time
 from ..engine.game import Game
 from ..engine.state import State
 from ..errors import RulesRuntimeError
+from .mast import Mast
 from .screen import screen
 from .worlds import impossible, rewards, search_copy
 
@@ -47,7 +48,7 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT,
                  screen_worlds: int = 0, rank_weight: float = 0.0, early_stop: bool = False,
-                 reject_impossible: bool = False):
+                 reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -60,6 +61,9 @@ class ISMCTSBot:
         self.allowed: set[str] | None = None  # while deciding: the root's moves the screen kept
         self.early_stop = early_stop
         self.reject_impossible = reject_impossible
+        self.screen_extend = screen_extend  # more worlds for a screen left undecided (screen.screen's extend)
+        self.mast = Mast(mast) if mast else None  # playouts by move averages (mast.py), epsilon `mast`
+        self._steps: list[tuple[tuple, int]] = []  # with MAST: this iteration's (move key, mover)
         self.last_rejected = 0  # the last decision's iterations in impossible worlds, not counted
         self._added: tuple[dict, tuple[int, str]] | None = None  # the node the iteration added
 
@@ -73,6 +77,8 @@ class ISMCTSBot:
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else None
         self.last_pruned, self.allowed, self.last_rejected = [], None, 0
+        if self.mast is not None:
+            self.mast.decay()
         if self.screen_worlds:
             self._screen(base, root, game)
             if self.allowed is not None and len(self.allowed) == 1:
@@ -87,6 +93,7 @@ class ISMCTSBot:
             d = base.determinize(me, self.rng, log=False)
             path: list[Node] = []
             self._added = None
+            self._steps = []
             try:
                 r = self._iterate(d, root, path, game)
             except RulesRuntimeError:
@@ -97,6 +104,8 @@ class ISMCTSBot:
             for node in path:
                 node.visits += 1
                 node.total += r[node.player]
+            if self.mast is not None:
+                self.mast.learn(self._steps, r)
         self.last_iterations = done
         best_i, best_key = 0, (-1, -1.0)
         for i, t in enumerate(game.option_texts(base)):
@@ -136,7 +145,7 @@ class ISMCTSBot:
         """Prune the root's dominated moves; each kept move's node starts with its screen playouts."""
         half = time.perf_counter() + self.seconds / 2 if self.seconds is not None else None
         found = screen(base, self.rng, self.screen_worlds, playout_limit=self.playout_limit, deadline=half,
-                       rank_weight=self.rank_weight, copy=False)
+                       rank_weight=self.rank_weight, copy=False, extend=self.screen_extend)
         if found is None:
             return
         texts = game.option_texts(base)
@@ -179,6 +188,7 @@ class ISMCTSBot:
                 child = children[(who, texts[i])] = Node(who)
                 self._added = (children, (who, texts[i]))
                 path.append(child)  # (before the move: a move that fails still has its node counted)
+                self._note(d, i)
                 d.apply_index(i)
                 break
             best_i, best, best_v = -1, node, -1.0
@@ -188,6 +198,14 @@ class ISMCTSBot:
                     best_i, best, best_v = i, child, v
             path.append(best)
             node = best
+            self._note(d, best_i)
             d.apply_index(best_i)
-        d.playout(rng.randrange, self.playout_limit, forced=False)  # (an impossible world raises)
+        if self.mast is not None:
+            self.mast.play(d, rng, self.playout_limit, self._steps)
+        else:
+            d.playout(rng.randrange, self.playout_limit, forced=False)  # (an impossible world raises)
         return rewards(d, self.rank_weight)
+
+    def _note(self, d: State, i: int) -> None:
+        if self.mast is not None:
+            self._steps.append(((d.pending, d.options[i]), d.chooser))
