@@ -412,6 +412,9 @@ def test_mast_playouts_learn_move_averages_and_keep_to_the_seats_view():
     assert all(table[k][1] == pytest.approx(c / 2) for k, c in counts.items())
     twin = s.determinize(s.chooser, random.Random(77))
     assert ISMCTSBot(5, iterations=40, mast=0.4).choose(s) == ISMCTSBot(5, iterations=40, mast=0.4).choose(twin)
+    strong = make_bot("ismcts2")
+    assert strong.mast is not None and strong.early_stop and strong.reject_impossible and strong.screen_extend == 48
+    assert make_bot("ismcts").mast is None and not make_bot("ismcts").reject_impossible
 
 
 def test_M8_a_second_look_at_an_undecided_screen_prunes_more_known_wrong_snaps():
