@@ -30,6 +30,7 @@ import rulesdsl
 from rulesdsl.arena import run_arena, summarize
 from rulesdsl.bots import make_bot
 from rulesdsl.compare import wilson
+from rulesdsl.simulate import DEFAULT_MAX_MOVES
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["tamalo.rules", "tempurra.rules", "crazy_eights.rules", "go_fish.rules"]
@@ -48,7 +49,7 @@ WRONG_SNAPS = 0.01  # Tamalo: the most windows in which the bot may snap a card 
 def arena_figure(name: str, bot: str, other: str, label: str, args) -> dict:
     t0 = time.perf_counter()
     game, lineup, records = run_arena(str(ROOT / "games" / name), [bot, other, other, other], args.games, players=4,
-                                      seed=args.seed, workers=args.workers)
+                                      seed=args.seed, workers=args.workers, max_moves=args.max_moves)
     wall = time.perf_counter() - t0
     row = summarize(records, lineup)[0]
     lo, hi = row.interval
@@ -122,13 +123,18 @@ def main() -> int:
     ap.add_argument("--game", choices=GAMES, action="append", help="only this game (repeatable)")
     ap.add_argument("--windows", type=int, default=400, help="Tamalo snap windows (default 400; 0: none)")
     ap.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    ap.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES,
+                    help=f"cap each game at this many moves (default {DEFAULT_MAX_MOVES}); a capped game has no winner")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="skip the baseline against three random bots (a reference, not a target)")
     args = ap.parse_args()
     report: dict = {"arena": [], "snaps": []}
     for name in GAMES:
         if not args.games or (args.game and name not in args.game):
             continue
-        for bot, other, label in [(args.bot, "random", "random"), (args.bot, args.baseline, "baseline"),
-                                  (args.baseline, "random", "random")]:
+        figures = [(args.bot, "random", "random"), (args.bot, args.baseline, "baseline"),
+                   (args.baseline, "random", "random")]
+        for bot, other, label in figures[:2] if args.no_reference else figures:
             report["arena"].append(arena_figure(name, bot, other, label, args))
     if args.windows and (not args.game or "tamalo.rules" in args.game):
         windows = snap_windows(rulesdsl.load(ROOT / "games" / "tamalo.rules"), args.windows, args.seed)

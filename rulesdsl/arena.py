@@ -284,12 +284,13 @@ def ratings(bots: list[str], pairings: list[Pairing], resamples: int = 200, seed
         again = [[part[rng.randrange(len(part))] for _ in part] if part else [] for part in per_game]
         for i, e in enumerate(fit(again)):
             samples[i].append(e)
+    summaries = [summarize(p.records, p.lineup) for p in pairings]  # once a pairing, not once a bot
     out = []
     for i, bot in enumerate(bots):
         mine = [(c[2] if c[0] == i else 1 - c[2]) for part in per_game for g in part for c in g if i in c[:2]]
         xs = sorted(samples[i])
         lo, hi = (xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]) if xs else (elo[i], elo[i])
-        rows = [row for p in pairings if bot in p.bots for row in summarize(p.records, p.lineup) if row.bot == bot]
+        rows = [row for part in summaries for row in part if row.bot == bot]
         out.append(Rating(bot, elo[i], (lo, hi), sum(mine) / len(mine) if mine else 0.0, len(mine),
                           sum(r.choices for r in rows), sum(r.seconds for r in rows),
                           max((r.slowest for r in rows), default=0.0)))

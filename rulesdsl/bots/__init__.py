@@ -76,14 +76,16 @@ def _ismcts(arg: str, seed: int | None) -> Bot:
 
 
 RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see worlds.rewards)
+MAST_EPSILON = 0.4  # ismcts2's playouts: a random move this often, else the best move average (mast.py)
 
 
 def _ismcts2(arg: str, seed: int | None) -> Bot:
-    bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT)
+    bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT, early_stop=True,
+                  reject_impossible=True, screen_extend=DEFAULT_WORLDS, mast=MAST_EPSILON)
     if bot.seconds is None and bot.iterations is not None:
         # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
         # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.
-        bot.screen_worlds = max(FEWEST_WORLDS, min(DEFAULT_WORLDS, bot.iterations // 4))
+        bot.screen_worlds = bot.screen_extend = max(FEWEST_WORLDS, min(DEFAULT_WORLDS, bot.iterations // 4))
     bot.name = "ismcts2"
     return bot
 

@@ -20,8 +20,9 @@ import time
 from ..engine.game import Game
 from ..engine.state import State
 from ..errors import RulesRuntimeError
+from .mast import Mast
 from .screen import screen
-from .worlds import impossible, playout, search_copy
+from .worlds import impossible, rewards, search_copy
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
@@ -46,7 +47,8 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT,
-                 screen_worlds: int = 0, rank_weight: float = 0.0):
+                 screen_worlds: int = 0, rank_weight: float = 0.0, early_stop: bool = False,
+                 reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -57,6 +59,13 @@ class ISMCTSBot:
         self.last_iterations = 0
         self.last_pruned: list[str] = []  # the texts of the moves the last screen pruned
         self.allowed: set[str] | None = None  # while deciding: the root's moves the screen kept
+        self.early_stop = early_stop
+        self.reject_impossible = reject_impossible
+        self.screen_extend = screen_extend  # more worlds for a screen left undecided (screen.screen's extend)
+        self.mast = Mast(mast) if mast else None  # playouts by move averages (mast.py), epsilon `mast`
+        self._steps: list[tuple[tuple, int]] = []  # with MAST: this iteration's (move key, mover)
+        self.last_rejected = 0  # the last decision's iterations in impossible worlds, not counted
+        self._added: tuple[dict, tuple[int, str]] | None = None  # the node the iteration added
 
     def choose(self, state: State) -> int:
         if len(state.options) <= 1:
@@ -65,8 +74,11 @@ class ISMCTSBot:
         game = state.game
         base = search_copy(state)  # never touch the caller's state; sample worlds without the log
         root = Node(me)
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        self.last_pruned, self.allowed = [], None
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else None
+        self.last_pruned, self.allowed, self.last_rejected = [], None, 0
+        if self.mast is not None:
+            self.mast.decay()
         if self.screen_worlds:
             self._screen(base, root, game)
             if self.allowed is not None and len(self.allowed) == 1:
@@ -75,16 +87,25 @@ class ISMCTSBot:
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
+            if self.early_stop and done and done % 16 == 0 and self._settled(root, done, start, deadline):
+                break
             done += 1
             d = base.determinize(me, self.rng, log=False)
             path: list[Node] = []
+            self._added = None
+            self._steps = []
             try:
                 r = self._iterate(d, root, path, game)
             except RulesRuntimeError:
+                if self.reject_impossible:
+                    self._forget(path)
+                    continue
                 r = impossible(d)
             for node in path:
                 node.visits += 1
                 node.total += r[node.player]
+            if self.mast is not None:
+                self.mast.learn(self._steps, r)
         self.last_iterations = done
         best_i, best_key = 0, (-1, -1.0)
         for i, t in enumerate(game.option_texts(base)):
@@ -93,10 +114,38 @@ class ISMCTSBot:
                 best_i, best_key = i, (node.visits, node.total)
         return best_i
 
+    def _settled(self, root: Node, done: int, start: float, deadline: float | None) -> bool:
+        """Can the rest of the budget no longer change the move? The move played is the root's
+        most visited; if its lead over the next is more than the iterations left (by count, or
+        at the rate so far until the deadline), the rest would be spent for nothing."""
+        left = self.iterations - done if self.iterations is not None else None
+        if deadline is not None:
+            now = time.perf_counter()
+            by_time = int(done * (deadline - now) / max(now - start, 1e-9)) + 1
+            left = by_time if left is None else min(left, by_time)
+        if left is None:
+            return False
+        first = second = 0
+        for child in root.children.values():
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > left
+
+    def _forget(self, path: list[Node]) -> None:
+        """An impossible world (see `worlds.impossible`) is not one the seat could be in: with
+        `reject_impossible`, its iteration counts for nothing (the node it added goes again)."""
+        self.last_rejected += 1
+        if self._added is not None:
+            children, key = self._added
+            del children[key]
+
     def _screen(self, base: State, root: Node, game: Game) -> None:
         """Prune the root's dominated moves; each kept move's node starts with its screen playouts."""
         half = time.perf_counter() + self.seconds / 2 if self.seconds is not None else None
-        found = screen(base, self.rng, self.screen_worlds, playout_limit=self.playout_limit, deadline=half)
+        found = screen(base, self.rng, self.screen_worlds, playout_limit=self.playout_limit, deadline=half,
+                       rank_weight=self.rank_weight, copy=False, extend=self.screen_extend)
         if found is None:
             return
         texts = game.option_texts(base)
@@ -108,7 +157,7 @@ class ISMCTSBot:
             child = root.children.setdefault((me, texts[i]), Node(me))
             child.visits += found.worlds
             child.avail += found.worlds
-            child.total += found.reward(i, self.rank_weight)
+            child.total += found.reward(i)
 
     def _iterate(self, d: State, node: Node, path: list[Node], game: Game) -> list[float]:
         """Select down the tree in world `d`, expand one node, play out: the seats' rewards."""
@@ -137,15 +186,26 @@ class ISMCTSBot:
             if untried:
                 i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = children[(who, texts[i])] = Node(who)
+                self._added = (children, (who, texts[i]))
+                path.append(child)  # (before the move: a move that fails still has its node counted)
+                self._note(d, i)
                 d.apply_index(i)
-                path.append(child)
                 break
             best_i, best, best_v = -1, node, -1.0
             for i, child in present:
                 v = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if v > best_v:
                     best_i, best, best_v = i, child, v
-            d.apply_index(best_i)
             path.append(best)
             node = best
-        return playout(d, rng, self.playout_limit, self.rank_weight)
+            self._note(d, best_i)
+            d.apply_index(best_i)
+        if self.mast is not None:
+            self.mast.play(d, rng, self.playout_limit, self._steps)
+        else:
+            d.playout(rng.randrange, self.playout_limit, forced=False)  # (an impossible world raises)
+        return rewards(d, self.rank_weight)
+
+    def _note(self, d: State, i: int) -> None:
+        if self.mast is not None:
+            self._steps.append(((d.pending, d.options[i]), d.chooser))

@@ -52,17 +52,34 @@ def tail(ahead: int, behind: int) -> float:
 class Screen:
     """The outcome of each move in each shared world, and the moves dominated among them."""
 
-    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA):
+    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA,
+                 scores: list[list[float]] | None = None):
         self.outcomes = outcomes  # [move][world]: (share, -rank)
+        self.scores = scores  # [move][world]: the seat's reward, as `worlds.rewards` scored that end
         self.players = players
         n = len(outcomes)
         self.worlds = len(outcomes[0]) if outcomes else 0
         self.means = [sum(o[0] for o in row) / self.worlds if self.worlds else 0.0 for row in outcomes]
-        level = alpha / max(1, n - 1)
+        self.level = level = alpha / max(1, n - 1)
         beaten = {a: [b for b in range(n) if b != a and self.beats(b, a, level)] for a in range(n)}
         self.dominated: dict[int, int] = {a: bs[0] for a, bs in beaten.items() if bs}  # pruned -> by whom
-        if len(self.dominated) == n:  # a cycle: keep the best mean (never prune every move)
-            del self.dominated[max(range(n), key=self.means.__getitem__)]
+        self._keep_one()
+
+    def _keep_one(self) -> None:
+        if len(self.dominated) == len(self.outcomes):  # a cycle: keep the best mean (never prune every move)
+            del self.dominated[max(range(len(self.outcomes)), key=self.means.__getitem__)]
+
+    def undecided(self) -> bool:
+        """Is a kept move behind another in more of the shared worlds than ahead (and no better on
+        the mean), but not significantly? More worlds could settle it."""
+        n = len(self.outcomes)
+        return any(self.beats(b, a, 1.0) for a in range(n) if a not in self.dominated for b in range(n) if b != a)
+
+    def prune_also(self, dominated: dict[int, int]) -> None:
+        """Prune the moves an earlier look at fewer of the same worlds found dominated too."""
+        for a, b in dominated.items():
+            self.dominated.setdefault(a, b)
+        self._keep_one()
 
     def beats(self, b: int, a: int, level: float) -> bool:
         """Does b end ahead of a in significantly more shared worlds than behind, and win at least
@@ -77,33 +94,56 @@ class Screen:
                 behind += 1
         return ahead > behind and tail(ahead, behind) <= level
 
-    def reward(self, i: int, rank_weight: float) -> float:
-        """Move i's summed reward over the worlds, as `worlds.rewards` scores an end."""
-        n = self.players
-        w = rank_weight if n > 1 else 0.0
-        return sum((1 - w) * share + w * (n + rank) / max(1, n - 1) for share, rank in self.outcomes[i])
+    def reward(self, i: int) -> float:
+        """Move i's summed reward over the worlds: the search's own scoring of each end (a playout
+        cut at its move limit and an impossible world are draws there, so here too)."""
+        return sum(self.scores[i]) if self.scores is not None else sum(o[0] for o in self.outcomes[i])
 
     def kept(self) -> list[int]:
         return [i for i in range(len(self.outcomes)) if i not in self.dominated]
 
 
 def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha: float = DEFAULT_ALPHA,
-           playout_limit: int = 2_000, deadline: float | None = None) -> Screen | None:
+           playout_limit: int = 2_000, deadline: float | None = None, rank_weight: float = 0.0,
+           copy: bool = True, extend: int = 0) -> Screen | None:
     """Play every move of the decision in the same sampled worlds; None if the decision is too
     wide for at least FEWEST_WORLDS worlds within MAX_PLAYOUTS playouts (or has one move). Past
     `deadline` (a `time.perf_counter()`) no world is added, and None if fewer than FEWEST_WORLDS
-    were played: a bot with a time budget keeps it."""
+    were played: a bot with a time budget keeps it. Each end is also scored as the search scores
+    it (`rewards` at `rank_weight`). `copy=False`: `state` is already a `search_copy` (the search's
+    own), used as it is and not changed.
+
+    `extend`: up to that many more worlds when the first look leaves a move behind another but not
+    significantly (`Screen.undecided`): time goes to the decisions where a second look may prune,
+    such as a penalty the seat knows of but the noise of random play hides. Each look then tests
+    at half of `alpha`, so a move as good as another is still pruned with probability at most
+    `alpha`."""
     n = len(state.options)
     k = min(worlds, MAX_PLAYOUTS // max(1, n))
     if n < 2 or k < FEWEST_WORLDS:
         return None
-    me = state.chooser
-    base = search_copy(state)
+    base = search_copy(state) if copy else state
     rows: list[list[tuple[float, int]]] = [[] for _ in range(n)]
-    for j in range(k):
+    scores: list[list[float]] = [[] for _ in range(n)]
+    if not _play_worlds(base, rng, k, rows, scores, playout_limit, deadline, rank_weight):
+        return None
+    more = min(extend, MAX_PLAYOUTS // n - k)
+    first = Screen(rows, state.game.players, alpha / 2 if more > 0 else alpha, scores)
+    if more <= 0 or len(rows[0]) < k or not first.undecided():
+        return first
+    _play_worlds(base, rng, more, rows, scores, playout_limit, deadline, rank_weight)
+    second = Screen(rows, state.game.players, alpha / 2, scores)
+    second.prune_also(first.dominated)
+    return second
+
+
+def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[tuple[float, int]]],
+                 scores: list[list[float]], playout_limit: int, deadline: float | None, rank_weight: float) -> bool:
+    """Add `count` shared worlds to each move's row (fewer past the deadline); False if the rows
+    then hold fewer than FEWEST_WORLDS."""
+    me, n, players = base.chooser, len(rows), base.game.players
+    for _ in range(count):
         if deadline is not None and time.perf_counter() >= deadline:
-            if j < FEWEST_WORLDS:
-                return None  # too slow here for a test that could be significant: no screen
             break
         world = base.determinize(me, rng, log=False)
         seed = rng.getrandbits(64)
@@ -113,6 +153,8 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
                 d.apply_index(i)
                 d.playout(random.Random(seed).randrange, playout_limit, forced=False)
                 rows[i].append(outcome(d, me))
+                scores[i].append(rewards(d, rank_weight)[me])
             except RulesRuntimeError:
-                rows[i].append((impossible(d)[me], -state.game.players))
-    return Screen(rows, state.game.players, alpha)
+                rows[i].append((impossible(d)[me], -players))
+                scores[i].append(impossible(d)[me])
+    return len(rows[0]) >= FEWEST_WORLDS

@@ -37,7 +37,7 @@ def playout(state: State, rng: random.Random, limit: int, rank_weight: float = 0
     return rewards(state, rank_weight)
 
 
-SEARCH_STEP_BUDGET = 5_000
+SEARCH_STEP_BUDGET = 1_000
 
 
 def search_copy(state: State) -> State:
