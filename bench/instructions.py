@@ -1,6 +1,6 @@
 """Machine instructions per move, engine against baseline: a measure a busy machine cannot blur.
 
-    python bench/instructions.py [--games N]
+    python bench/instructions.py [--games N] [--only GAME] [--engine-only] [--tree DIR --python PY]
 
 Runs random play at 4 players under valgrind's callgrind (it must be installed) for the engine
 (`State.playout`, as bench/run.py times it) and for each hand-written baseline, twice (N/5 and N
@@ -8,7 +8,8 @@ games, the same seeds as bench/run.py), and prints the instructions of the diffe
 its moves: the cost of a move with start-up, loading and the first games taken away. Also the
 cost of an *empty move*: a two-player game whose two actions do nothing, so all it measures is the
 machine (the random pick, the turn and the options). Callgrind runs programs about 50 times
-slower: expect a few minutes.
+slower: expect a few minutes. `--tree` and `--python` count another checkout's engine (its own
+venv's python) on the same games, for a before and after.
 """
 
 from __future__ import annotations
@@ -63,13 +64,13 @@ print(st.moves)
 """
 
 
-def count(code: str) -> tuple[int, int]:
+def count(code: str, python: str = sys.executable, cwd: Path = ROOT) -> tuple[int, int]:
     """(moves printed by `code`, instructions it took) under callgrind."""
     # String hashes fixed: dicts and sets lay out alike on every run, so the count is the same on
     # every run (with random hashes, runs of one tree differed by up to 3%).
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
-        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0"},
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", code],
+        capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     if out.returncode != 0:
         sys.exit(f"bench/instructions.py: the run failed:\n{out.stderr[-2000:]}")
@@ -79,16 +80,20 @@ def count(code: str) -> tuple[int, int]:
     return int(out.stdout.split()[-1]), int(line.split()[-1])
 
 
-def per_move(make, n: int) -> tuple[int, int]:
+def per_move(make, n: int, python: str = sys.executable, cwd: Path = ROOT) -> tuple[int, int]:
     """Instructions per move of the runs of n//5 and n games, and the moves between them."""
-    m1, i1 = count(make(max(1, n // 5)))
-    m2, i2 = count(make(n))
+    m1, i1 = count(make(max(1, n // 5)), python, cwd)
+    m2, i2 = count(make(n), python, cwd)
     return (i2 - i1) // max(1, m2 - m1), m2 - m1
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60, help="Tempurra games (Tamalo plays five times as many)")
+    ap.add_argument("--only", choices=("tempurra", "tamalo"), help="count this game alone")
+    ap.add_argument("--engine-only", action="store_true", help="neither the baselines nor the empty move")
+    ap.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose engine and games are counted")
+    ap.add_argument("--python", default=sys.executable, help="the python that runs --tree's engine")
     args = ap.parse_args(argv)
     if args.games < 5:
         ap.error("--games must be at least 5")
@@ -97,12 +102,20 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print("| game | engine instructions/move | baseline instructions/move | baseline / engine |")
     print("|---|---:|---:|---:|")
+    tree = args.tree.resolve()
     for game, n in (("tempurra", args.games), ("tamalo", 5 * args.games)):
-        path = str(ROOT / "games" / f"{game}.rules")
-        eng, _ = per_move(lambda k, path=path: ENGINE.format(path=path, n=k), n)
+        if args.only not in (None, game):
+            continue
+        path = str(tree / "games" / f"{game}.rules")
+        eng, _ = per_move(lambda k, path=path: ENGINE.format(path=path, n=k), n, args.python, tree)
+        if args.engine_only:
+            print(f"| {game} | {eng:,} | | |")
+            continue
         base, _ = per_move(lambda k, game=game: BASELINE.format(here=str(HERE), game=game, n=k), n)
         print(f"| {game} | {eng:,} | {base:,} | {base / eng:.2f} |")
-    empty, _ = per_move(lambda k: EMPTY_RUN.format(text=EMPTY, n=k * 10), 2000)
+    if args.engine_only:
+        return 0
+    empty, _ = per_move(lambda k: EMPTY_RUN.format(text=EMPTY, n=k * 10), 2000, args.python, tree)
     print(f"\nAn empty move (two actions that do nothing): {empty:,} instructions.")
     return 0
 

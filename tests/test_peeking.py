@@ -625,3 +625,30 @@ def test_a_new_decks_first_shuffle_notes_nothing():
         assert s.shuffles == 1 and s.unpooled is None and not s.pools
     s = rulesdsl.load_text(apart).new_game(1, log=False)
     assert s.shuffles == 2 and s.unpooled is not None and s.pooled()
+
+
+@pytest.mark.parametrize("size", [5, 9, 40])
+def test_a_shuffle_notes_what_was_known_before_it_writes_what_is_known_after(size):
+    """shuffle_zone notes the seats' knowledge of the cards before it mixes them (the note reads no
+    order), then writes each card's new knowledge and group as the mixing loop places it (from 9
+    cards) or after it (fewer): the same note and the same writes either way."""
+    game = rulesdsl.load(GAMES / "tempurra.rules", players=4)
+    s = game.new_game(7, log=False)
+    rng = random.Random(7)
+    while s.unpooled is None or len(s.zones[0]) < size + 2:
+        s.apply_index(rng.randrange(s.num_moves()))
+    draw, discard = game.zone_index("draw"), game.zone_index("discard")
+    for c in s.zones[draw][size:]:  # (the draw pile cut to `size` cards, the rest face up aside)
+        s.loc[c] = discard
+        s.known[c] = game.all_mask
+    s.zones[discard] += s.zones[draw][size:]
+    del s.zones[draw][size:]
+    s.known[s.zones[draw][0]] = 1  # (a card seat 0 alone knows: the note must keep it)
+    node, known, group, gid = s.unpooled, s.known[:], s.group[:], game.nzones + s.shuffles
+    cards = sorted(s.zones[draw])
+    s.shuffle_zone(draw)
+    back, noted_gid, noted_cards, knew = s.unpooled
+    assert back is node and noted_gid == gid and sorted(noted_cards) == cards and list(knew) == known
+    assert sorted(s.zones[draw]) == cards
+    for c in range(game.ncards):
+        assert (s.known[c], s.group[c]) == ((0, gid) if c in cards else (known[c], group[c]))

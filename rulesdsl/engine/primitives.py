@@ -15,14 +15,15 @@ from .rng import GOLDEN, MASK, next64
 
 _PACKED_FROM = 8  # cards: from how many a shuffle draws its random numbers all at once
 _LITTLE = sys.byteorder == "little"  # (the lanes are read back as native 64-bit numbers)
-_packs: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+_packs: dict[int, tuple[int, int, int, int, tuple[int, ...]]] = {}
 
 
-def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+def _pack(n: int) -> tuple[int, int, int, int, tuple[int, ...]]:
     """For a shuffle of n cards: 1 in each of its n - 1 lanes, k * GOLDEN in lane k - 1, 64 ones
-    in each lane, and per bit b of the lanes' multipliers (n - k in lane k), 64 ones in the lanes
-    whose multiplier has bit b (see CardPrimitives.shuffle_zone). Made by operations on whole bytes and
-    ints (a shuffle of a new size costs no loop over its lanes)."""
+    in each lane, and per bit of the lanes' multipliers (n - k in lane k), highest bit first, 64
+    ones in the lanes whose multiplier has that bit: the first apart, the rest as a tuple (see
+    CardPrimitives.shuffle_zone). Made by operations on whole bytes and ints (a shuffle of a new
+    size costs no loop over its lanes)."""
     k = max(n - 1, 0)
     ones, zero = b"\xff" * 8 + b"\x00" * 8, b"\x00" * 16
     lanes = int.from_bytes((b"\x01" + b"\x00" * 15) * k, "little")
@@ -35,9 +36,43 @@ def _pack(n: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
         period = ones * size + zero * size  # bit b of P - 1, P - 2, ..., 0 (P = 2 size)
         turn = 16 * (2 * size - 1 - n % (2 * size))
         period = period[turn:] + period[:turn]
-        bits.append((b, int.from_bytes((period * (k // (2 * size) + 1))[: 16 * k], "little")))
-    _packs[n] = p = (lanes, steps, MASK * lanes, tuple(bits))
+        bits.append(int.from_bytes((period * (k // (2 * size) + 1))[: 16 * k], "little"))
+    bits.reverse()
+    _packs[n] = p = (lanes, steps, MASK * lanes, bits[0], tuple(bits[1:]))
     return p
+
+
+def _draws(rng: int, n: int) -> tuple[int, int, tuple[int, ...]]:
+    """The 64 bits of each of the n - 1 draws of a shuffle of n cards at once, in one big int:
+    the states rng + k * GOLDEN side by side, 128 bits apart (a product of two 64-bit numbers
+    fits, so no lane spills into the next), mixed by a few operations on the whole int. The same
+    bits as one by one. With the planes of the lanes' multipliers (`_pack`)."""
+    lanes, steps, low, top, bits = _packs.get(n) or _pack(n)
+    x = (rng * lanes + steps) & low
+    x = (((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
+    x = (((x ^ (x >> 27)) & low) * 0x94D049BB133111EB) & low
+    return x ^ (x >> 31), top, bits
+
+
+def _mix_apart(cards: list, rng: int) -> int:
+    """Fisher-Yates of `cards` in place, where `shuffle_zone`'s own loop does not fit: 8 cards or
+    fewer (drawn one by one), or more than 256 (a place does not fit a byte). The generator's
+    state after."""
+    n = len(cards)
+    if n > _PACKED_FROM and _LITTLE:
+        i = n
+        for z in memoryview(_draws(rng, n)[0].to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
+            j = (z * i) >> 64
+            i -= 1
+            cards[i], cards[j] = cards[j], cards[i]
+        return (rng + (n - 1) * GOLDEN) & MASK
+    for i in range(n - 1, 0, -1):
+        rng = (rng + GOLDEN) & MASK
+        z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        cards[i], cards[j] = cards[j], cards[i]
+    return rng
 
 
 class CardPrimitives:
@@ -221,52 +256,13 @@ class CardPrimitives:
             cards = [c for c in lst if c is not None]
         else:
             cards = lst
-        # Fisher-Yates with `randbelow` (SplitMix64): a shuffle is most of the random draws.
-        rng = self.rng
-        n = len(cards)
-        if n > _PACKED_FROM and _LITTLE:
-            # Every draw's 64 bits at once: the states rng + k * GOLDEN side by side in one big
-            # int, 128 bits apart (a product of two 64-bit numbers fits, so no lane spills into
-            # the next), mixed by a few operations on the whole int. The same bits as one by one.
-            lanes, steps, low, bits = _packs.get(n) or _pack(n)
-            x = (rng * lanes + steps) & low
-            x = (((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
-            x = (((x ^ (x >> 27)) & low) * 0x94D049BB133111EB) & low
-            x ^= x >> 31
-            if n <= 256:
-                # Each lane's draw z times its multiplier m, for all lanes at once (m bit by bit:
-                # z * m < 2 ** 72 stays in its lane); j = z * m >> 64 is then byte 8 of the lane.
-                p = 0
-                for b, lanes_with_b in bits:
-                    p += (x & lanes_with_b) << b
-                i = n - 1
-                for j in p.to_bytes(16 * (n - 1), "little")[8::16]:
-                    cards[i], cards[j] = cards[j], cards[i]
-                    i -= 1
-            else:
-                i = n
-                for z in memoryview(x.to_bytes(16 * (n - 1), "little")).cast("Q")[::2].tolist():
-                    j = (z * i) >> 64
-                    i -= 1
-                    cards[i], cards[j] = cards[j], cards[i]
-            rng = (rng + (n - 1) * GOLDEN) & MASK
-        else:
-            for i in range(n - 1, 0, -1):
-                rng = (rng + GOLDEN) & MASK
-                z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-                j = ((z ^ (z >> 31)) * (i + 1)) >> 64
-                cards[i], cards[j] = cards[j], cards[i]
-        self.rng = rng
-        if cards is not lst:
-            it = iter(cards)
-            for k, c in enumerate(lst):
-                if c is not None:
-                    lst[k] = next(it)
         learn = g.zone_learn[zi]
         mask = ~learn if learn < 0 else learn  # only what the zone itself shows: everyone else forgets
-        known = self.known
+        known, group = self.known, self.group
         gid = g.nzones + self.shuffles
+        self.shuffles += 1
+        # What the seats knew of the cards is noted before they are mixed (none of it reads their
+        # order), so that the mixing loop can write their new knowledge and group as it goes.
         where = self.where
         # the seats that know which zone holds a shuffled card by its whereabouts, worked out once
         wk = {c: self.knows_where(c) for c in cards if c in where} if where else {}
@@ -274,7 +270,7 @@ class CardPrimitives:
         if node is not None and not wk:
             # (A chain of notes under way, as at every shuffle once a seat has a pool apart: noted
             # here without a call, as `_keep_pools` would. A shuffle is in every playout.)
-            self.unpooled = (node, gid, tuple(cards), known[:])
+            self.unpooled = (node, gid, tuple(cards), tuple(known))
         else:
             self._keep_pools(cards, gid, wk)  # (a seat that knew none of them learns nothing of their set)
         if g.zone_shape[zi] or where:  # a hand or a grid: who knew a card still knows it is there
@@ -282,11 +278,41 @@ class CardPrimitives:
         if self.partial:  # (a place's attributes are forgotten with its face)
             for c in cards:
                 self.partial.pop(c, None)
-        group = self.group
-        self.shuffles += 1
-        for c in cards:
+        # Fisher-Yates with `randbelow` (SplitMix64): a shuffle is most of the random draws.
+        rng = self.rng
+        n = len(cards)
+        if _PACKED_FROM < n <= 256 and _LITTLE:
+            x, top, bits = _draws(rng, n)
+            # Each lane's draw z times its multiplier m, for all lanes at once (m bit by bit,
+            # highest first: z * m < 2 ** 72 stays in its lane); j = z * m >> 64 is then byte 8 of
+            # the lane.
+            p = x & top
+            for lanes_with_b in bits:
+                p = (p << 1) + (x & lanes_with_b)
+            # Place i takes its card for good at step i: its knowledge and group are written
+            # there, in the same loop (card 0's after it).
+            i = n - 1
+            for j in p.to_bytes(16 * (n - 1), "little")[8::16]:
+                c = cards[j]
+                cards[j] = cards[i]
+                cards[i] = c
+                known[c] = mask
+                group[c] = gid
+                i -= 1
+            c = cards[0]
             known[c] = mask
             group[c] = gid
+            self.rng = (rng + (n - 1) * GOLDEN) & MASK
+        else:
+            self.rng = _mix_apart(cards, rng)
+            for c in cards:
+                known[c] = mask
+                group[c] = gid
+        if cards is not lst:
+            it = iter(cards)
+            for k, c in enumerate(lst):
+                if c is not None:
+                    lst[k] = next(it)
 
     def _keep_whereabouts(self, cards: list[int], mask: int, wk: dict[int, int]) -> None:
         """Before cards of a hand or grid are shuffled: each seat that knew one, by face or by
