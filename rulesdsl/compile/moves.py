@@ -274,11 +274,7 @@ class CardMoves:
                  f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
         drawn = ["if st.draw_one(_z, _s) is None: break"]
         logged = [f"_k = {k}", *dealt("_k", "_s", drawn), event]
-        if not z.isdigit() or self.g.zone_grid[int(z)] or self.g.zone_grid[base]:
-            # (from a grid, or onto each seat's grid: draw_one itself, which counts a grid's places)
-            return [f"_z = {z}", *v.logged(logged, dealt(k, "_s", drawn))]
-        # From a pile known here, in a run without a log: each card popped and pushed in place.
-        return v.logged([f"_z = {z}", *logged], dealt(k, "_d", self._pop_src(z, "_d", v)))
+        return [f"_z = {z}", *v.logged(logged, dealt(k, "_s", drawn))]
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         self._card_op(s, b, self._shuffle_src, [s.zone])
