@@ -155,6 +155,7 @@ def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[tu
                 rows[i].append(outcome(d, me))
                 scores[i].append(rewards(d, rank_weight)[me])
             except RulesRuntimeError:
-                rows[i].append((impossible(d)[me], -players))
-                scores[i].append(impossible(d)[me])
+                draw = impossible(d)[me]
+                rows[i].append((draw, -players))
+                scores[i].append(draw)
     return len(rows[0]) >= FEWEST_WORLDS
