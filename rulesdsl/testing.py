@@ -426,7 +426,7 @@ def _generated_game(game: Game, seed: int, transcript: Transcript, data, max_mov
         raise Failure(f"the rules failed while setting up: {e}") from None
     _check_now(st, transcript)
     indices: list[int] = []
-    choices = _Choices(data, random.Random(data.draw(hs.integers(0, 2**32 - 1), label="later moves")))
+    choices = _Choices(data, random.Random(data.draw(hs.integers(0, 2**32 - 1), label="later moves")), hs.integers)
     while not st.is_over:
         if len(indices) >= max_moves:
             raise Failure(f"the game did not end within {max_moves} moves")
@@ -457,24 +457,20 @@ class _Choices:
     of a single move, so that a shrink that changes the moves keeps the draws in step with the
     decisions), then the seeded generator's."""
 
-    def __init__(self, data, later: random.Random):
-        self.data, self.later, self.drawn = data, later, 0
+    def __init__(self, data, later: random.Random, integers):
+        self.data, self.later, self.integers, self.drawn = data, later, integers, 0  # (integers: hypothesis's)
 
     def pick(self, n: int) -> int:
-        from hypothesis import strategies as hs
-
         if self.drawn >= DRAWN_MOVES:
             return self.later.randrange(n) if n > 1 else 0
         self.drawn += 1
-        return self.data.draw(hs.integers(0, n - 1))
+        return self.data.draw(self.integers(0, n - 1))
 
     def draw_unused(self) -> None:
         """At the end of a game, the draws it did not use (see DRAWN_MOVES)."""
-        from hypothesis import strategies as hs
-
         while self.drawn < DRAWN_MOVES:
             self.drawn += 1
-            self.data.draw(hs.integers(0, 1))
+            self.data.draw(self.integers(0, 1))
 
 
 def _check_now(st: State, transcript: Transcript) -> None:
