@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import ast
-from ..engine.constants import CONTROL
 from ..engine.game import Decision
 from ..engine.sets import CHAIN, DIFF, FEW, RUN, SAME, SUM, SetChoice, count_options, nth_option, set_options
-from .blocks import Ask, Branch
 from .domains import builtin, is_local
-from .source import ENV, ST, Src, named
+from .source import ENV, Src, named
 from .tree import locals_read, sides, split
 
 _MAX_ALTS = 32  # ways a test can be met, beyond which it is searched as a whole
@@ -24,38 +22,24 @@ class SetChooses:
     """The `choose set` writer of the Compiler (a part of it)."""
 
     def s_ChooseSet(self, s: ast.ChooseSet, b) -> None:
-        g = self.g
         slot = self.p.slots[id(s)]
-        domain = self.expr(s.domain)
-        by = self.expr(s.by) if s.by is not None else None
-        dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
-                       s.optional, "cards", s.span, s.name, s.pass_label or "pass",
-                       self.label_fn(s.label_text), self.label_fn(s.pass_text))
-        sizes = [self.part(x) for x in s.size or ()]
-        alts = set_alts(self, s.cond, slot)
-        self.set_ways[id(s)] = alts
-        with named(ENV):
-            ways, reads = alts_source(self, alts)
-            # (the test as f(state, locals, the set), for options worked out outside a block: a save)
-            test = self.source.function(self._set_test_src(s, slot), "st, env, _s") if s.cond is not None else None
-        plain = len(alts) == 1 and not alts[0][0] and (s.cond is None or alts[0][3])
-        dec.sets = SetChoice(_size_fn(sizes), test,
-                             self.source.function(ways) if reads else _constant(eval(ways, self.source.names)), plain)
-        g.decisions.append(dec)
-        self.choose_decisions[id(s)] = dec
 
-        def options() -> list[str]:
-            """The chooser (`_p`) and the options (`_v`), as s_Choose writes them."""
-            who = ST.current if by is None else self.source.inline(by)
-            with self.source.knowing(getattr(who, "inner", None)):
-                listed = self.set_lines(s, "_p", "_v")
-            return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                    *listed, *(["_v.append([])"] if s.optional else [])]
+        def sets(dec: Decision) -> None:
+            """Its sizes and the ways its test can be met, compiled before the decision is added."""
+            sizes = [self.part(x) for x in s.size or ()]
+            alts = set_alts(self, s.cond, slot)
+            self.set_ways[id(s)] = alts
+            with named(ENV):
+                ways, reads = alts_source(self, alts)
+                # (the test as f(state, locals, the set), for options worked out outside a block: a save)
+                test = self.source.function(self._set_test_src(s, slot), "st, env, _s") if s.cond is not None \
+                    else None
+            plain = len(alts) == 1 and not alts[0][0] and (s.cond is None or alts[0][3])
+            ways = self.source.function(ways) if reads else _constant(eval(ways, self.source.names))
+            dec.sets = SetChoice(_size_fn(sizes), test, ways, plain)
 
-        self.choose_options[id(s)] = options
-        after = b.pc + 1
-        b.emit(s.span, CONTROL, lambda v: [
-            *options(), Branch("not _v", after, first=f"{self.source.local(slot)} = []"), Ask(dec.index, "_p")])
+        dec = self.decision(s, "cards", sets)
+        self.asked(s, b, dec, lambda: self.set_lines(s, "_p", "_v"), "[]")
 
     def _set_test_src(self, s: ast.ChooseSet, slot: int) -> str:
         return self.source.src(s.cond, {slot: Src("_s", reads=True)})

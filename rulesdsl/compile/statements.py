@@ -357,45 +357,59 @@ class Statements(CardMoves, Bounds):
         self._return(b, s.span)
 
     def s_Choose(self, s: ast.Choose, b):
-        g = self.g
-        slot = self.p.slots[id(s)]
-        domain = self.expr(s.domain)
         t = self.type(s.domain)
-        et = elem(t) if is_list(t) and elem(t) != "any" else INT
-        by = self.expr(s.by) if s.by is not None else None
-        dec = Decision(len(g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
-                       s.optional, et, s.span, s.name, s.pass_label or "pass",
-                       self.label_fn(s.label_text), self.label_fn(s.pass_text))
-        g.decisions.append(dec)
+        dec = self.decision(s, elem(t) if is_list(t) and elem(t) != "any" else INT)
         secret = self.p.secret_chooses.get(id(s))
         dec.secret = secret is not None
-        self.choose_decisions[id(s)] = dec
         self.hand_free[dec.index] = self._hand_free(s.domain)
         distinct = self.distinct_fn(dec)
 
+        def listed() -> list[str]:
+            return ["_v = []", *self.options_lines(s.domain, dec.domain, distinct, "_p", "_v", "{v}")]
+
+        # (A secret choose keeps who chose and among what: an assignment of its answer to a secret
+        # variable records them, State.secrets.) A secret question with no option is not asked; the
+        # others read its line all the same, so the lines they read do not tell whether an answer
+        # left it without options.
+        kept = (lambda: [f"{self.source.local(secret[0])} = _p", f"{self.source.local(secret[1])} = _v"]) \
+            if secret else list
+        unasked = [f"if not _v: st.record_move(_p, '(nothing to choose)', None, {dec.hidden_text()!r})"] \
+            if secret else []
+        self.asked(s, b, dec, listed, "None", kept, unasked)
+
+    def decision(self, s: ast.Choose | ast.ChooseSet, elem_type: str, before: Callable | None = None) -> Decision:
+        """The game's decision for a `choose` (or `choose set`): its domain, chooser and labels
+        compiled, then `before(dec)` (what else it compiles first)."""
+        slot = self.p.slots[id(s)]
+        domain = self.expr(s.domain)
+        by = self.expr(s.by) if s.by is not None else None
+        dec = Decision(len(self.g.decisions), s.label if s.label is not None else s.name, slot, domain, by,
+                       s.optional, elem_type, s.span, s.name, s.pass_label or "pass",
+                       self.label_fn(s.label_text), self.label_fn(s.pass_text))
+        if before is not None:
+            before(dec)
+        self.g.decisions.append(dec)
+        self.choose_decisions[id(s)] = dec
+        return dec
+
+    def asked(self, s: ast.Choose | ast.ChooseSet, b: _Builder, dec: Decision, listed: Callable[[], list[str]],
+              none: str, kept: Callable[[], list[str]] = list, unasked: list[str] = ()) -> None:
+        """The op asking decision `dec`: the chooser (`_p`) and the options (`_v`, `listed()`'s lines),
+        for the machine's block and the straight function (choose_options), which ask each in its way;
+        no option, and the answer is `none`."""
+
         def options() -> list[str]:
-            """The chooser (`_p`) and the options (`_v`), for the machine's block and the straight
-            function, which ask the question each in its way."""
-            who = ST.current if by is None else self.source.inline(by)
+            who = ST.current if dec.by is None else self.source.inline(dec.by)
             with self.source.knowing(getattr(who, "inner", None)):  # past the test below, the chooser is no none
-                listed = ["_v = []", *self.options_lines(s.domain, domain, distinct, "_p", "_v", "{v}")]
-            # (A secret choose keeps who chose and among what: an assignment of its answer to a
-            # secret variable records them, State.secrets.)
-            local = self.source.local
-            kept = [] if secret is None else [f"{local(secret[0])} = _p", f"{local(secret[1])} = _v"]
+                lines = listed()
             return [f"_p = {who}", "if _p is None: raise RulesRuntimeError('the player who must choose is none')",
-                    *listed, *(["_v.append(None)"] if s.optional else []), *kept]
+                    *lines, *([f"_v.append({none})"] if s.optional else []), *kept()]
 
         self.choose_options[id(s)] = options
         after = b.pc + 1
-        # A secret question with no option is not asked; the others read its line all the same, so
-        # the lines they read do not tell whether an answer left it without options.
-        hidden = dec.hidden_text()
-        unasked = [f"if not _v: st.record_move(_p, '(nothing to choose)', None, {hidden!r})"] if secret else []
         b.emit(s.span, CONTROL, lambda v: [
-            *options(), *(v.logged(unasked) if unasked else []), Branch("not _v", after,
-                                                                       first=f"{self.source.local(slot)} = None"),
-            Ask(dec.index, "_p")])
+            *options(), *(v.logged(unasked) if unasked else []),
+            Branch("not _v", after, first=f"{self.source.local(dec.slot)} = {none}"), Ask(dec.index, "_p")])
 
     def options_lines(self, e: ast.Expr, domain: Fn, distinct: Callable, chooser: str, target: str,
                       item: str) -> list[str]:
