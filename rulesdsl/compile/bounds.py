@@ -8,7 +8,8 @@ from collections.abc import Callable
 from .. import ast
 from ..checker import BOOL, INT, PLAYER, ZONE, is_list
 from .runtime import _list_guard, _number_guard
-from .tree import _children, _constant
+from .source import UNKNOWN
+from .tree import _children
 
 
 class Bounds:
@@ -19,7 +20,7 @@ class Bounds:
         assignments: `x += 1`, `loser = me`)."""
         t = target_type or self.type(e)
         if t in (INT, BOOL):
-            grows = t == INT and (not _constant(e, self.p.refs) if op_text != "=" else self._grows(e, set()))
+            grows = t == INT and (not self._constant(e) if op_text != "=" else self._grows(e, set()))
             grows = grows or self._too_long(e)
             # (a counter or variable holds a number or yes/no, never none)
             none = kind != "local" and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
@@ -29,12 +30,13 @@ class Bounds:
         return None
 
     def _too_long(self, e: ast.Expr) -> bool:
-        """A literal or parameter that has more digits than the limit already."""
-        if isinstance(e, ast.Unary) and e.op == "-":
-            return self._too_long(e.operand)
-        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        value = e.value if isinstance(e, ast.IntLit) else ref[1] if ref is not None and ref[0] == "const" else 0
-        return isinstance(value, int) and abs(value) >= 10 ** self.g.limits["digits"]
+        """A number known now (a literal, a parameter) that has more digits than the limit already."""
+        value = self.source.known_int(e)
+        return value is not None and abs(value) >= 10 ** self.g.limits["digits"]
+
+    def _constant(self, e: ast.Expr) -> bool:
+        """A value known now (a literal, a parameter, minus one): one that never grows."""
+        return self.source.fixed_value(e) is not UNKNOWN
 
     def _sub_defines(self, e: ast.Expr, seen: set) -> list[ast.Expr]:
         """The bodies of the defines `e` uses directly, each once."""
@@ -53,8 +55,8 @@ class Bounds:
         difference of two values that are not constants (`c + c` doubles), a `sum`."""
         def here(x: ast.Expr) -> bool:
             if isinstance(x, ast.Binary):
-                return x.op == "*" or (x.op in ("+", "-") and not _constant(x.left, self.p.refs)
-                                       and not _constant(x.right, self.p.refs) and self.type(x) == INT)
+                return x.op == "*" or (x.op in ("+", "-") and not self._constant(x.left)
+                                       and not self._constant(x.right) and self.type(x) == INT)
             return isinstance(x, ast.Call) and x.func == "sum" and self._reads_numbers(x, set())
 
         return self._somewhere(e, here, seen)

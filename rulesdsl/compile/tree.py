@@ -98,15 +98,6 @@ def _literal(src: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 20 else None
 
 
-def _constant(e: ast.Expr, refs: dict) -> bool:
-    """A literal or a parameter (or minus one): a value that never grows."""
-    if isinstance(e, ast.Unary) and e.op == "-":
-        return _constant(e.operand, refs)
-    if isinstance(e, ast.Name):
-        return (refs.get(id(e)) or ("",))[0] == "const"
-    return isinstance(e, (ast.IntLit, ast.BoolLit))
-
-
 def _grow(procedures: dict, holds) -> set[str]:
     """The procedures whose body `holds(body, names)`, given the names found so far, until no more."""
     found: set[str] = set()
