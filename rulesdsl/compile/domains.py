@@ -254,9 +254,7 @@ class DomainWriter:
         if isinstance(e, ast.ListLit):
             src = f"({src})"
         elif isinstance(e, ast.PlayersExpr) and e.start is not None:
-            src = src.removesuffix("[:]")  # only iterated: no copy
-        elif ref == ("builtin", "others"):
-            src = f"{self.sc.rounds()}[st.direction][{ST.current}][1:]"
+            src = src.iterated or src  # (only iterated: no copy)
         v = var or self.fresh("x")
         plain = isinstance(e, ast.PlayersExpr) or ref == ("builtin", "others")
         return Loop([], [f"for {v} in {src}:"], 1, v, plain, plain, None)

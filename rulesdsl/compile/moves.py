@@ -130,15 +130,13 @@ class CardMoves:
         return lines
 
     def zone_src(self, e: ast.Expr) -> str:
-        """Python source giving the zone instance an expression names."""
-        if isinstance(e, ast.Name):
-            ref = self.p.refs.get(id(e))
-            if ref and ref[0] == "zone":
-                return str(self.g.zone_base[ref[1]])
-        if isinstance(e, ast.Attr) and e.name in self.g.zone_spec_names:  # `p.hand`: the owner checked for none
-            base = self.g.zone_base[self.g.zone_spec_names.index(e.name)]
-            return f"({base} + {self._seat_src(e.obj, f'the owner of {e.name!r} is none')})"
-        raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
+        """Python source giving the zone instance an expression names (`p.hand`: its owner checked for none)."""
+        spec = self.source.zone_spec(e)
+        if spec is None:
+            raise RulesError([Diagnostic(e.span, "expected a zone")], self.p.files)
+        base = self.g.zone_base[spec]
+        return str(base) if isinstance(e, ast.Name) else \
+            f"({base} + {self._seat_src(e.obj, f'the owner of {e.name!r} is none')})"
 
     def _seat_src(self, e: ast.Expr, msg: str) -> str:
         """Source giving a player's seat, raising msg if it is none."""

@@ -428,14 +428,8 @@ class Statements(CardMoves, Bounds):
         """Whether a domain's cards all come from one zone that is not a hand (so none merge)."""
         while isinstance(e, ast.Where):
             e = e.seq
-        ref = self.p.refs.get(id(e)) if isinstance(e, ast.Name) else None
-        if ref is not None and ref[0] == "zone":
-            spec = ref[1]
-        elif isinstance(e, ast.Attr) and self.type(e) == ZONE and e.name in self.g.zone_spec_names:
-            spec = self.g.zone_spec_names.index(e.name)
-        else:
-            return False
-        return self.g.zone_shape[self.g.zone_base[spec]] != HAND
+        spec = self.source.zone_spec(e)
+        return spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != HAND
 
     def distinct_fn(self, dec: Decision) -> Callable:
         return self.g.distinct_fn(dec, self.hand_free.get(dec.index, False))
