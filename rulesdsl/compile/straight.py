@@ -368,9 +368,9 @@ class StraightWriter:
                     if z is None:  # (a zone's index and counts once a turn: it cannot fail)
                         z = zones[zone] = len(zones)
                         # The current seat's own zone (`me.hand`) in a family whose owners see each: seen.
-                        base, plus, seat = zone[1:].partition(" + ")
-                        own_seen = zone.startswith("(") and plus and base.isdigit() and seat == f"({ST.current}))" \
-                            and all(g.zone_seen_by[int(base) + p] >> p & 1 for p in range(c.n))
+                        spec, _, node, _ = c.plan.counted[id(info.body[0].domain)]
+                        own_seen = isinstance(node, ast.Attr) and c.p.refs.get(id(node.obj)) == ("builtin", "me") \
+                            and all(g.zone_seen_by[g.zone_base[spec] + p] >> p & 1 for p in range(c.n))
                         seen = "" if own_seen else f" and {c.source.const(g.zone_seen_by)}[_qz{z}] >> me & 1"
                         head += [f"_qz{z} = {zone}", f"_qh{z} = {ST.counts}[_qz{z}]",
                                  f"_qok{z} = _qh{z} is not None{seen}"]
