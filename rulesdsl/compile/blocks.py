@@ -29,13 +29,13 @@ def block_function(game, code_id: int, pc: int) -> tuple[Callable, int, list[int
         lines, owners = _written(lay, items, owners)
     if lay.looped[0]:
         lines, owners = ["while True:", *(f"    {line}" for line in lines)], [owners[0], *owners]
-    text = "def block(st, env):\n" + "".join(f"    {line}\n" for line in lines)
-    return defined(text, f"{code.name} @{pc}", game.namespace), k, owners
+    return defined("def block(st, env):", lines, f"{code.name} @{pc}", game.namespace), k, owners
 
 
-def defined(text: str, where: str, names: dict) -> Callable:
-    """The one function `text` defines, its globals `names`. A SyntaxError is the writers' fault,
-    never the rules': it goes up with the text."""
+def defined(head: str, lines: list[str], where: str, names: dict) -> Callable:
+    """The one function `head` and its `lines` define, its globals `names`. A SyntaxError is the
+    writers' fault, never the rules': it goes up with the text."""
+    text = head + "\n" + "".join(f"    {line}\n" for line in lines)
     try:
         compiled = code_of(text, f"<rules {where}>", "exec")
     except SyntaxError as e:

@@ -128,8 +128,8 @@ class Skeleton:
         """`Game.turn_options` as one generated function: each action's condition and leading
         choose's domain inlined, so a turn's options cost no closure calls beyond the rules'."""
         self.turn_option_lines = self.turn_options_lines()
-        text = "".join(f"    {line}\n" for line in [*self.turn_option_lines, "return opts"])
-        return defined(f"def turn_options(st):\n{text}", f"{self.g.name} turn options", self.source.names)
+        return defined("def turn_options(st):", [*self.turn_option_lines, "return opts"], f"{self.g.name} turn options",
+                       self.source.names)
 
     @staticmethod
     def turn_options_in_place(lines: list[str]) -> list[str] | None:

@@ -88,8 +88,7 @@ class Statements(CardMoves, Bounds):
     def statement_function(self, write: Writer) -> Callable:
         """An op's source as a function of the state, as a machine block would run it alone with
         no locals (for a scenario's `set`, which runs outside the machine)."""
-        text = "def op(st):\n    env = []\n" + "".join(f"    {line}\n" for line in op_lines(write) or ["pass"])
-        return defined(text, f"{self.g.name} statement", self.source.names)
+        return defined("def op(st):", ["env = []", *op_lines(write)], f"{self.g.name} statement", self.source.names)
 
     def s_Let(self, s: ast.Let, b):
         b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
