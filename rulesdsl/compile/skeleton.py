@@ -10,7 +10,7 @@ from ..engine.state import State
 from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
 from .domains import Plan, fuse
 from .runtime import _every_seat
-from .source import ST, NoSource, Variant, env_list, naming
+from .source import ST, NoSource, Variant, env_list, naming, spent
 from .statements import _Builder
 from .tree import _may_end
 
@@ -85,15 +85,13 @@ class Skeleton:
         self.turn_cell[:] = labels["turn seat"] + 1, labels["after action"]
 
     def round_start(self, v: Variant) -> list[str]:
-        return ["st.budget -= 1", "if st.budget < 0: st.tick()", "st.round += 1",
-                *v.logged("st.event(0, f'== round {st.round} ==')")]
+        return [*spent(), "st.round += 1", *v.logged("st.event(0, f'== round {st.round} ==')")]
 
     def turn_seat(self, v: Variant) -> list[str]:
         """Whose turn comes (`_w`): the next player named, or the one after the player to continue
         from, or after the current one; both marks go back to -1 (most turns find both so)."""
         n = self.n
-        return ["st.budget -= 1", "if st.budget < 0: st.tick()",
-                "if st.next_player >= 0:",
+        return [*spent(), "if st.next_player >= 0:",
                 "    _w = st.next_player",
                 "    st.next_player = st.continue_from = -1",
                 "elif st.continue_from >= 0:",

@@ -156,6 +156,11 @@ class Logged(NamedTuple):
 STRAIGHT_RUN = Variant(counting=True)  # a straight function (straight.py): no log, counts kept
 
 
+def spent(steps: str = "1", ind: str = "") -> list[str]:
+    """Lines spending `steps` of the step budget: past it, `st.tick()` reports rules that run away."""
+    return [f"{ind}st.budget -= {steps}", f"{ind}if st.budget < 0: st.tick()"]
+
+
 class Src(str):
     """Source the expression writer wrote, with what it knows of it, so no writer reads text back."""
 

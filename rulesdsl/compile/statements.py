@@ -14,7 +14,7 @@ from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_l
 from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn, _located_part
-from .source import ST, NoSource, Variant, env_list, naming
+from .source import ST, NoSource, Variant, env_list, naming, spent
 from .tree import _literal
 
 
@@ -292,7 +292,7 @@ class Statements(CardMoves, Bounds):
         b.loops.append([end])
         top = b.emit(test_span, TEST, lambda v: test(end[0]))
         body() if callable(body) else self.block(body, b)
-        count = [] if bounded else ["st.budget -= 1", "if st.budget < 0: st.tick()"]
+        count = [] if bounded else spent()
         b.emit(span, JUMP, lambda v: [*count, Goto(top)])
         for cell in b.loops.pop():
             cell[0] = b.pc
@@ -317,7 +317,7 @@ class Statements(CardMoves, Bounds):
                 # (a new list of seats)
                 return [f"{self.source.local(list_slot)} = {items}", f"{self.source.local(pos_slot)} = 0"]
             # (The list first: a `:=` in it may not stand in a comprehension's iterable.)
-            count = [] if players else ["st.budget -= len(_l)", "if st.budget < 0: st.tick()"]
+            count = [] if players else spent("len(_l)")
             return [f"_l = {items}", f"{self.source.local(list_slot)} = _l = [_x for _x in _l if _x is not None]",
                     f"{self.source.local(pos_slot)} = 0", *count]
 
@@ -338,10 +338,8 @@ class Statements(CardMoves, Bounds):
             n = self.source.inline(count)
             fixed = _literal(n)
             if fixed is not None:  # (a count written in the rules: its passes known here)
-                return [f"{self.source.local(slot)} = {fixed}",
-                        *([f"st.budget -= {fixed}", "if st.budget < 0: st.tick()"] if fixed > 0 else [])]
-            return [f"_n = {self.source.local(slot)} = {n}", "if _n > 0:", "    st.budget -= _n",
-                    "    if st.budget < 0: st.tick()"]
+                return [f"{self.source.local(slot)} = {fixed}", *(spent(str(fixed)) if fixed > 0 else [])]
+            return [f"_n = {self.source.local(slot)} = {n}", "if _n > 0:", *spent("_n", "    ")]
 
         b.emit(s.count.span, PLAIN, init)
         self._loop(b, s.span, lambda end: [Branch(f"{self.source.local(slot)} <= 0", end),

@@ -13,7 +13,7 @@ from collections import Counter
 from .. import ast
 from ..engine.constants import PLAIN
 from ..engine.machine import _FAILED
-from .source import ST, STRAIGHT_RUN, Naming, code_of, env_list, named, naming, read_counts
+from .source import ST, STRAIGHT_RUN, Naming, code_of, env_list, named, naming, read_counts, spent
 
 
 class Bail(Exception):
@@ -148,8 +148,7 @@ class StraightWriter:
                 out += [f"{ind}{'if' if i == 0 else 'elif'} {_test(self.cond(cond))}:", *self.block(body, inner)]
             return out if s.orelse is None else [*out, f"{ind}else:", *self.block(s.orelse, inner)]
         if isinstance(s, ast.While):
-            return [f"{ind}while {_test(self.cond(s.cond))}:", *self.body(s.body, inner),
-                    f"{inner}st.budget -= 1", f"{inner}if st.budget < 0: st.tick()"]
+            return [f"{ind}while {_test(self.cond(s.cond))}:", *self.body(s.body, inner), *spent("1", inner)]
         if isinstance(s, (ast.ForEach, ast.Repeat)):
             code, start, _ = self.c.stmt_ops[id(s)]
             first = self.plain(code, start, ind)
