@@ -215,12 +215,11 @@ def grammar_strategy() -> st.SearchStrategy[str]:
     into one name): each terminal is drawn here with spaces around it, so most strings parse, and
     names come from a few that a game declares, so many reach the checker and some compile."""
     from hypothesis.extra.lark import from_lark
-    from lark import Lark
 
-    from rulesdsl.parser import GRAMMAR
+    from tests.grammar_gen import grammar_lark
 
-    parser = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"])  # (no cache:
-    explicit = {}  # from_lark reads the grammar, which a cached parser lacks)
+    parser = grammar_lark()
+    explicit = {}
     for t in parser.terminals:
         if t.name in ("WS", "COMMENT"):
             continue
