@@ -186,6 +186,7 @@ def mutated_case(seed: int) -> str:
     return run_case(path, workspace(), seed)
 
 
+@pytest.mark.fuzz
 @fuzz_settings(cases("mutated"))
 @given(st.integers(0, 2**32))
 def test_mutated_seed_games_load_or_fail_located_and_play_or_fail_cleanly(seed):
@@ -248,6 +249,7 @@ def generated_case(text: str, seed: int = 0) -> str:
     return run_case(path, generated_dir(), seed)
 
 
+@pytest.mark.fuzz
 @pytest.mark.skipif(sys.platform == "win32", reason="the time guard uses SIGALRM")
 @fuzz_settings(cases("generated"))
 @given(st.deferred(lambda: grammar_strategy()))

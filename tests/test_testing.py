@@ -258,6 +258,7 @@ def test_pytest_collects_rules_files(pytester):
 # ---------------------------------------------------------------- fuzzing the grammar
 
 
+@pytest.mark.fuzz
 @settings(max_examples=GRAMMAR_TEXTS * 3 // 4, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.deferred(lambda: from_lark(grammar_lark(), start="start")))
 def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_error(text):
@@ -288,6 +289,7 @@ def expressions() -> st.SearchStrategy[str]:
     return bounded_lark(grammar_lark(), start="expr", depth=EXPR_DEPTH)
 
 
+@pytest.mark.fuzz
 @settings(max_examples=10, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.data())
 def test_generated_expressions_in_a_real_game_are_accepted_or_rejected_cleanly(data):
