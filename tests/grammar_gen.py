@@ -10,11 +10,24 @@ a third of from_lark's draws, and are left to it.)
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import strategies as st
 from hypothesis.extra.lark import LarkStrategy
 from hypothesis.internal.conjecture.data import MAX_DEPTH
 from lark import Lark
 from lark.grammar import NonTerminal, Terminal
+
+
+@functools.cache
+def grammar_lark() -> Lark:
+    """The language's grammar with its rules, which from_lark reads and a Lark parser loaded from
+    its cache does not keep. Built when a test first draws from it (0.3 s of processor time): every pytest-xdist
+    worker imports each test module, whether or not it runs that module's tests."""
+    from rulesdsl.parser import GRAMMAR
+
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"])
+
 
 # Depth kept free below MAX_DEPTH for what a terminal's own strategy nests (from_regex, a map), and
 # for the strategies around this one (a tuple, a map, `st.data()`).

@@ -99,6 +99,7 @@ def test_a_comment_line_under_an_end_of_line_comment_goes_on_with_it():
                                  "# but one after a blank line is laid out\nparam b = 2\n")
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("seed", range(4))
 def test_the_fuzzing_inputs_format_idempotently_keeping_comments_or_are_refused(seed):
     rng = random.Random(seed)

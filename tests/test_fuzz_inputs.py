@@ -267,6 +267,7 @@ def check_forged_saves(cases: int, seed: int = 0) -> dict[str, int]:
     return figures
 
 
+@pytest.mark.fuzz
 def test_forged_saves_are_refused_or_play_on_cleanly():
     figures = check_forged_saves(SAVE_CASES)
     print(f"\nforged saves: {figures}")
@@ -333,6 +334,7 @@ def confuse(rng: random.Random, data: dict) -> str:
     return json.dumps(data)
 
 
+@pytest.mark.fuzz
 def test_type_confused_transcripts_replay_or_are_refused_cleanly(tmp_path, loaded_once):
     rng = random.Random(1)
     figures = {"cases": 0, "refused": 0, "replayed": 0}
@@ -382,6 +384,7 @@ def garbage_line(rng: random.Random) -> bytes:
     return str(rng.randrange(1, 4)).encode()  # now and then a real move: the game goes on
 
 
+@pytest.mark.fuzz
 def test_garbage_at_the_prompt_never_breaks_the_game(loaded_once):
     rng = random.Random(2)
     figures = {"lines": 0, "sessions": 0, "ended by input": 0, "left": 0, "games over": 0}

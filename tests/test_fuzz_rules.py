@@ -186,6 +186,7 @@ def mutated_case(seed: int) -> str:
     return run_case(path, workspace(), seed)
 
 
+@pytest.mark.fuzz
 @fuzz_settings(cases("mutated"))
 @given(st.integers(0, 2**32))
 def test_mutated_seed_games_load_or_fail_located_and_play_or_fail_cleanly(seed):
@@ -215,12 +216,11 @@ def grammar_strategy() -> st.SearchStrategy[str]:
     into one name): each terminal is drawn here with spaces around it, so most strings parse, and
     names come from a few that a game declares, so many reach the checker and some compile."""
     from hypothesis.extra.lark import from_lark
-    from lark import Lark
 
-    from rulesdsl.parser import GRAMMAR
+    from tests.grammar_gen import grammar_lark
 
-    parser = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"])  # (no cache:
-    explicit = {}  # from_lark reads the grammar, which a cached parser lacks)
+    parser = grammar_lark()
+    explicit = {}
     for t in parser.terminals:
         if t.name in ("WS", "COMMENT"):
             continue
@@ -249,6 +249,7 @@ def generated_case(text: str, seed: int = 0) -> str:
     return run_case(path, generated_dir(), seed)
 
 
+@pytest.mark.fuzz
 @pytest.mark.skipif(sys.platform == "win32", reason="the time guard uses SIGALRM")
 @fuzz_settings(cases("generated"))
 @given(st.deferred(lambda: grammar_strategy()))

@@ -179,6 +179,7 @@ def run_case(i: int) -> tuple[str, float]:
     return outcome, time.process_time() - t0
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_generated_runaway_rules_end_or_fail_located(chunk):
     outcomes: dict[str, int] = {}

@@ -441,6 +441,7 @@ def with_spans(node: object) -> object:
     return node
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.long)])
 def test_parsing_a_file_declaration_by_declaration_is_parsing_it_whole(seed):
     """The server parses an edited file one declaration at a time (and keeps each): the same
@@ -468,6 +469,7 @@ def assert_parsed_alike(ws: Workspace, text: str) -> None:
     assert with_spans(ws.parse_edited(text, "x.rules")) == with_spans(whole)
 
 
+@pytest.mark.fuzz
 @settings(max_examples=GRAMMAR_TEXTS, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(st.deferred(lambda: grammar_strategy()))
@@ -498,6 +500,7 @@ def every_request(ws: Workspace, path: str, text: str) -> None:
         assert not any("internal error" in d.message for d in e.diagnostics)
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("seed", [0, *(pytest.param(k, marks=pytest.mark.long) for k in (1, 2))])
 def test_every_request_on_every_fuzzing_input_answers(seed):
     """The same inputs (more of them) straight through the handlers, at lines through each."""
@@ -506,6 +509,7 @@ def test_every_request_on_every_fuzzing_input_answers(seed):
         every_request(ws, str(GAMES / f"{name}.rules"), text)
 
 
+@pytest.mark.fuzz
 @settings(max_examples=GRAMMAR_TEXTS * 3 // 4, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(st.deferred(lambda: grammar_strategy()))

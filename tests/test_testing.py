@@ -11,18 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
-from lark import Lark
 
 import rulesdsl
-from rulesdsl.parser import GRAMMAR, parse_text
+from rulesdsl.parser import parse_text
 from rulesdsl.testing import Transcript, check_properties, replay, run_scenarios
 from tests.conftest import GAMES, GRAMMAR_TEXTS, ROOT
 from tests.conftest import run_cli as run
-from tests.grammar_gen import bounded_lark
+from tests.grammar_gen import bounded_lark, grammar_lark
 
 DATA = ROOT / "tests" / "data"
-# from_lark reads the grammar's rules, which a Lark parser loaded from its cache does not keep.
-GRAMMAR_LARK = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"])
 
 
 MINI = textwrap.dedent('''
@@ -261,8 +258,9 @@ def test_pytest_collects_rules_files(pytester):
 # ---------------------------------------------------------------- fuzzing the grammar
 
 
+@pytest.mark.fuzz
 @settings(max_examples=GRAMMAR_TEXTS * 3 // 4, suppress_health_check=list(HealthCheck), deadline=None)
-@given(from_lark(GRAMMAR_LARK, start="start"))
+@given(st.deferred(lambda: from_lark(grammar_lark(), start="start")))
 def test_any_text_the_grammar_generates_is_accepted_or_rejected_with_a_located_error(text):
     """from_lark glues tokens without the ignored whitespace, so many strings do not parse;
     each must still end in a tree or a RulesError, never another exception."""
@@ -288,9 +286,10 @@ EXPR_DEPTH = 16
 @functools.cache
 def expressions() -> st.SearchStrategy[str]:
     """Built once (its rule tables took a third of the test's time when built for every case)."""
-    return bounded_lark(GRAMMAR_LARK, start="expr", depth=EXPR_DEPTH)
+    return bounded_lark(grammar_lark(), start="expr", depth=EXPR_DEPTH)
 
 
+@pytest.mark.fuzz
 @settings(max_examples=10, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.data())
 def test_generated_expressions_in_a_real_game_are_accepted_or_rejected_cleanly(data):
