@@ -415,6 +415,34 @@ def test_mast_playouts_learn_move_averages_and_keep_to_the_seats_view():
     strong = make_bot("ismcts2")
     assert strong.mast is not None and strong.early_stop and strong.reject_impossible and strong.screen_extend == 48
     assert make_bot("ismcts").mast is None and not make_bot("ismcts").reject_impossible
+    assert (strong.mast.epsilon, strong.mast.others) == (0.4, 1.0)
+
+
+def test_mast_others_play_at_random_while_the_deciding_seat_follows_its_averages():
+    """With `others` 1, only the deciding seat's playout moves follow the table: a table that
+    prefers option 0 everywhere shows in that seat's moves and not in the others'."""
+    from rulesdsl.bots.mast import Mast
+    game = rulesdsl.load(GAMES / "crazy_eights.rules", players=4)
+    s = midgame(game, 2, 9)
+    mast = Mast(0.0, 1.0)
+    picks = {True: [0, 0], False: [0, 0]}
+    for seed in range(20):
+        d = s.clone(log=False)
+        steps: list = []
+        mast.table = {}
+        rng = random.Random(seed)
+        for _ in range(30):
+            if d.over:
+                break
+            opts, me = d.options, d.chooser
+            for o in opts:
+                mast.table[(d.pending, o)] = [1.0 if o == opts[0] else 0.0, 1.0]
+            mast.play(d, rng, 1, steps, me=0)
+            if len(opts) > 1:
+                picks[me == 0][0] += steps[-1][0][1] == opts[0]
+                picks[me == 0][1] += 1
+    assert picks[True][0] == picks[True][1] > 0
+    assert picks[False][0] < picks[False][1]
 
 
 def test_M8_a_second_look_at_an_undecided_screen_prunes_more_known_wrong_snaps():

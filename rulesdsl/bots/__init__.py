@@ -77,11 +77,13 @@ def _ismcts(arg: str, seed: int | None) -> Bot:
 
 RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see worlds.rewards)
 MAST_EPSILON = 0.4  # ismcts2's playouts: a random move this often, else the best move average (mast.py)
+MAST_OTHERS = 1.0  # ... for the deciding seat; the other seats' playout moves uniformly random (docs/bots.md)
 
 
 def _ismcts2(arg: str, seed: int | None) -> Bot:
     bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT, early_stop=True,
-                  reject_impossible=True, screen_extend=DEFAULT_WORLDS, mast=MAST_EPSILON)
+                  reject_impossible=True, screen_extend=DEFAULT_WORLDS, mast=MAST_EPSILON,
+                  mast_others=MAST_OTHERS)
     if bot.seconds is None and bot.iterations is not None:
         # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
         # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.

@@ -48,7 +48,8 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT,
                  screen_worlds: int = 0, rank_weight: float = 0.0, early_stop: bool = False,
-                 reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0):
+                 reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0,
+                 mast_others: float | None = None):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -62,15 +63,18 @@ class ISMCTSBot:
         self.early_stop = early_stop
         self.reject_impossible = reject_impossible
         self.screen_extend = screen_extend  # more worlds for a screen left undecided (screen.screen's extend)
-        self.mast = Mast(mast) if mast else None  # playouts by move averages (mast.py), epsilon `mast`
+        # Playouts by move averages (mast.py): the deciding seat at epsilon `mast`, the others at
+        # `mast_others` (the same if None; 1 is uniformly random).
+        self.mast = Mast(mast, mast_others) if mast else None
         self._steps: list[tuple[tuple, int]] = []  # with MAST: this iteration's (move key, mover)
         self.last_rejected = 0  # the last decision's iterations in impossible worlds, not counted
         self._added: tuple[dict, tuple[int, str]] | None = None  # the node the iteration added
+        self._me = -1  # the seat deciding
 
     def choose(self, state: State) -> int:
         if len(state.options) <= 1:
             return 0
-        me = state.chooser
+        me = self._me = state.chooser
         game = state.game
         base = search_copy(state)  # never touch the caller's state; sample worlds without the log
         root = Node(me)
@@ -201,7 +205,7 @@ class ISMCTSBot:
             self._note(d, best_i)
             d.apply_index(best_i)
         if self.mast is not None:
-            self.mast.play(d, rng, self.playout_limit, self._steps)
+            self.mast.play(d, rng, self.playout_limit, self._steps, self._me)
         else:
             d.playout(rng.randrange, self.playout_limit, forced=False)  # (an impossible world raises)
         return rewards(d, self.rank_weight)
