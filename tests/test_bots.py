@@ -415,7 +415,7 @@ def test_mast_playouts_learn_move_averages_and_keep_to_the_seats_view():
     strong = make_bot("ismcts2")
     assert strong.mast is not None and strong.early_stop and strong.reject_impossible and strong.screen_extend == 48
     assert make_bot("ismcts").mast is None and not make_bot("ismcts").reject_impossible
-    assert (strong.mast.epsilon, strong.mast.others) == (0.4, 1.0)
+    assert (strong.mast.epsilon, strong.mast.others) == (0.4, 0.4)
 
 
 def test_mast_others_play_at_random_while_the_deciding_seat_follows_its_averages():

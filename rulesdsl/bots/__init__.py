@@ -77,7 +77,7 @@ def _ismcts(arg: str, seed: int | None) -> Bot:
 
 RANK_WEIGHT = 0.3  # ismcts2's weight of the ranking in a playout's reward (see worlds.rewards)
 MAST_EPSILON = 0.4  # ismcts2's playouts: a random move this often, else the best move average (mast.py)
-MAST_OTHERS = 1.0  # ... for the deciding seat; the other seats' playout moves uniformly random (docs/bots.md)
+MAST_OTHERS = None  # the other seats' epsilon: the same (1.0, random others, helped one game and cost another)
 
 
 def _ismcts2(arg: str, seed: int | None) -> Bot:
