@@ -42,11 +42,11 @@ def _game(game, seed: int) -> list[str]:
         if moves % 17 == 0:
             out.append(st.to_json())
         if moves % 23 == 0 and not st.is_over:
-            for seat in range(game.num_players):
+            for seat in range(game.players):
                 world = st.determinize(seat, random.Random(moves + seat), log=False)
                 out.append(world.to_json())
     out.append(quiet.to_json())
-    for seat in range(game.num_players):
+    for seat in range(game.players):
         out.extend(st.events_for(seat))
     if st.is_over:
         out.append(repr(getattr(st, "ranking", None)))
@@ -64,28 +64,36 @@ def _settings(program) -> list[dict]:
     return out
 
 
-def main(out: str, seeds: int) -> None:
-    files = sorted(ROOT.glob("games/**/*.rules")) + sorted(ROOT.glob("tests/data/*.rules"))
+def digests(files: list[Path], seeds: int) -> list[str]:
+    """One line per setting of each file: its tag and the hash of the games played."""
     lines = []
     for path in files:
+        name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         try:
             parsed = rulesdsl.parse_files(path)
             program = check(parsed, None, {})
         except Exception as e:  # (a file that does not load alone: a prelude, a bad example)
-            lines.append(f"# {path.relative_to(ROOT)} does not load: {type(e).__name__}")
+            lines.append(f"# {name} does not load: {type(e).__name__}")
             continue
         for n in range(program.min_players, min(program.max_players, 6) + 1):
             for params in _settings(program):
                 for shortcuts in (True, False):
-                    tag = f"{path.relative_to(ROOT)} players={n} {params} shortcuts={shortcuts}"
                     try:
                         game = compile_program(check(parsed, n, params), shortcuts=shortcuts)
                         text = "\n".join(line for s in range(seeds) for line in _game(game, s))
-                    except Exception as e:
-                        text = f"fails: {type(e).__name__}: {e}"
-                    lines.append(f"# {tag} {hashlib.sha256(text.encode()).hexdigest()[:16]}")
+                    except Exception as e:  # (a rules error of the game itself is part of its games)
+                        text = f"fails: {type(e).__name__}: {e}".replace(str(ROOT), "ROOT")
+                    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+                    fails = " " + text[:120].replace("\n", " ") if text.startswith("fails") else ""
+                    lines.append(f"# {name} players={n} {params} shortcuts={shortcuts} {digest}{fails}")
+    return lines
+
+
+def main(out: str, seeds: int) -> None:
+    files = sorted(ROOT.glob("games/**/*.rules")) + sorted(ROOT.glob("tests/data/*.rules"))
+    lines = digests(files, seeds)
     Path(out).write_text("\n".join(lines) + "\n")
-    print(f"{len(files)} files, {sum(line.startswith('# ') for line in lines)} settings: {out}")
+    print(f"{len(files)} files, {len(lines)} settings: {out}")
 
 
 if __name__ == "__main__":

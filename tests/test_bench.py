@@ -137,3 +137,15 @@ def test_bytecode_counts_run_and_list_the_engines_blocks(capsys):
         with pytest.raises(SystemExit) as e:
             opcodes.main(bad)
         assert e.value.code == 2
+
+
+def test_play_digest_is_the_same_for_the_same_games_and_differs_for_other_rules(tmp_path):
+    digest = bench_module("play_digest")
+    game = BENCH.parent / "games" / "goofspiel.rules"
+    first = digest.digests([game], 1)
+    assert first == digest.digests([game], 1) and len(first) >= 2
+    hashes = {line.split()[-1] for line in first if "players=2 {} " in line}
+    assert len(hashes) == 1  # with shortcuts and without: the same games
+    other = tmp_path / "other.rules"
+    other.write_text(game.read_text().replace("max(bid_value", "min(bid_value", 1))
+    assert [line.split()[-1] for line in digest.digests([other], 1)] != [line.split()[-1] for line in first]
