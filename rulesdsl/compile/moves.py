@@ -283,20 +283,26 @@ class CardMoves:
         return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
     def s_Reveal(self, s: ast.Reveal, b):
-        self._card_op(s, b, self._reveal_src, parts=[s.what])
+        self._card_op(s, b, self._told_src, parts=[s.what])
 
-    def _reveal_src(self, s: ast.Reveal, v: Variant) -> list[str]:
-        """`reveal X`: everyone knows X's cards; the event says from where."""
-        g = self.g
-        where = f"', '.join(dict.fromkeys([{self.source.const(g.zone_names)}[{ST.loc}[_c]] for _c in _m]))"
-        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] = {g.all_mask}",
-                  f"if _m: st.event(0, 'revealed in ' + {where} + ': {{}}', tuple(_m))"]
+    def _told_src(self, s: ast.Reveal | ast.ShowTo, v: Variant) -> list[str]:
+        """`reveal X` (to all) or `show X to P`: X's cards become known; the event says from where (a
+        reveal) or which places (a show)."""
+        g, reveal = self.g, isinstance(s, ast.Reveal)
+        zones = self.source.const(g.zone_names) if reveal else ""  # (the constants in the order they are read)
+        head = [] if reveal else [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
+        update, ind = (f"= {g.all_mask}", "") if reveal else ("|= _b", "    ")
+        cards = self._cards_src(s.what, "_m")
+        event = f"'revealed in ' + ', '.join(dict.fromkeys([{zones}[{ST.loc}[_c]] for _c in _m]))" if reveal else \
+            f"{self.source.const(g.names)}[_w] + ' looks at ' + ', '.join([st.game.place_text(st, _c) for _c in _m])"
+        logged = _indented([*cards, f"for _c in _m: {ST.known}[_c] {update}",
+                            f"if _m: st.event(0, {event} + ': {{}}', tuple(_m))"], ind)
         spec = self.source.zone_spec(s.what)  # (None for a card or a list)
-        if spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
+        if not head and spec is not None and g.zone_vis[g.zone_base[spec]] == PUBLIC:
             return v.logged(logged)  # a public zone's cards are known to all already
-        plain = self._each_card_src(s.what, f"= {g.all_mask}")
+        plain = _indented(self._each_card_src(s.what, update), ind)
         read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
-        return [*plain[:read], *v.logged(logged[read:], plain[read:])]
+        return [*head, *plain[:read], *v.logged(logged[read:], plain[read:], ind=ind)]
 
     def _each_card_src(self, e: ast.Expr, update: str) -> list[str]:
         """`st.known[c] <update>` for each card of a card, a zone or a list of cards (none skipped)."""
@@ -318,17 +324,7 @@ class CardMoves:
                                               f"{self.g.partial_attrs.index(attr)}, _w)"],
                           parts=[s.what.obj, s.who])
             return
-        self._card_op(s, b, self._show_src, parts=[s.what, s.who])
-
-    def _show_src(self, s: ast.ShowTo, v: Variant) -> list[str]:
-        who = [f"_w = {self.expr_src(s.who)}", "if _w is not None:", "    _b = 1 << _w"]
-        places = "', '.join([st.game.place_text(st, _c) for _c in _m])"
-        logged = [*self._cards_src(s.what, "_m"), f"for _c in _m: {ST.known}[_c] |= _b",
-                  f"if _m: st.event(0, {self.source.const(self.g.names)}[_w] + ' looks at ' + {places} + "
-                  "': {}', tuple(_m))"]
-        plain = _indented(self._each_card_src(s.what, "|= _b"))
-        read = 1 if self.type(s.what) == CARD else 0  # a card read as _cards_src reads it: `_c = ...`
-        return [*who, *plain[:read], *v.logged(_indented(logged[read:]), plain[read:], ind="    ")]
+        self._card_op(s, b, self._told_src, parts=[s.what, s.who])
 
     def s_Swap(self, s: ast.Swap, b):
         self._card_op(s, b, self._swap_src, parts=[s.first, s.second])

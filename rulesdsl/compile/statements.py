@@ -15,7 +15,7 @@ from .bounds import Bounds
 from .moves import CardMoves, Writer, _text
 from .runtime import Fn, _located_part
 from .source import ST, NoSource, Variant, env_list, naming, spent
-from .tree import _literal
+from .tree import _literal, ends_hook
 
 
 class _Builder:
@@ -451,7 +451,7 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, CONTROL, write)
 
     def s_End(self, s: ast.End, b):
-        if self.unit == "game end" or (self.unit == "round end" and s.what != "game"):
+        if ends_hook(self.unit, s.what):
             self._return(b, s.span)
             return
         cell, over = [0], [0]

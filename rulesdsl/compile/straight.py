@@ -14,6 +14,7 @@ from .. import ast
 from ..engine.constants import PLAIN
 from ..engine.machine import _FAILED
 from .source import ST, STRAIGHT_RUN, Naming, code_of, env_list, named, naming, read_counts, spent
+from .tree import ends_hook
 
 
 class Bail(Exception):
@@ -168,8 +169,7 @@ class StraightWriter:
             return [*self.body(s.body, ind), *self.plain(code, end - 1, ind)]
         if isinstance(s, ast.Race):
             return self.race(s, ind)
-        if isinstance(s, ast.End) and not (self.unit_name == "game end"
-                                           or (self.unit_name == "round end" and s.what != "game")):
+        if isinstance(s, ast.End) and not ends_hook(self.unit_name, s.what):
             # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
             return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
         self.returns = True  # (`return`, or an `end` that ends the hook it is in)

@@ -92,6 +92,12 @@ def _recursive(procedures: dict) -> set[str]:
     return {name for name, calls in reach.items() if name in calls}
 
 
+def ends_hook(unit: str, what: str) -> bool:
+    """Whether `end <what>` in a unit (a hook's name, "procedure" or "action") ends that hook alone,
+    as a `return`: every `end` in `game end`, and all but `end game` in `round end`."""
+    return unit == "game end" or (unit == "round end" and what != "game")
+
+
 def _literal(src: str) -> int | None:
     """The number a generated expression's source is, if it is one written out (`(5)`, `5`)."""
     text = src.strip("()")
