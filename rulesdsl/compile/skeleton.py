@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ..engine.constants import CONTROL, JUMP, PLAIN, TEST
 from ..engine.game import ActionRt, Code
 from ..engine.state import State
-from .blocks import Ask, Branch, Goto, Halt, Item, Push, defined
+from .blocks import Ask, Branch, Goto, Halt, Item, defined
 from .domains import Plan, fuse
 from .runtime import _every_seat
 from .source import ST, NoSource, Variant, env_list, naming, spent
@@ -23,11 +23,9 @@ class Skeleton:
         b = _Builder(main)
 
         def maybe(when: str) -> None:
-            code = g.codes[hooks[when]] if when in hooks else None
-            if code is not None and code.leaf:
-                self._leaf_call(b, code.index, [], None, _may_end(p.hooks[when].body, self.plan.ending))
-            elif code is not None:
-                b.emit(None, CONTROL, lambda v: [Push(f"[{code.index}, 0, {env_list([], code.nlocals)}]")])
+            if when in hooks:
+                code = g.codes[hooks[when]]
+                self._call(b, code.index, [], None, code.leaf, _may_end(p.hooks[when].body, self.plan.ending))
 
         labels: dict[str, int] = {}  # where `end turn/round/game` and the end checks go on
         maybe("setup")

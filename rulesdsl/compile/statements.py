@@ -52,18 +52,23 @@ class Statements(CardMoves, Bounds):
         """The end of a code, or `return`: a leaf's runner stops; otherwise its frame goes."""
         b.emit(span, CONTROL, write_leaf_done if self.leaf else write_pop)
 
-    def _leaf_call(self, b: _Builder, code_id: int, args: list, span, ends: bool) -> None:
-        """A call of a leaf, run to its end within this op. If it may reach an `end`, the caller's
-        frame first records where it goes on, as an `end` outside a turn resumes there."""
-        after = b.pc + 1
+    def _call(self, b: _Builder, code_id: int, args: list, span, leaf: bool, ends: bool, deep: bool = False) -> None:
+        """A call of a code (a procedure's or a hook's) with `args` compiled: a leaf runs to its end
+        within this op, and if it may reach an `end`, the caller's frame first records where it goes
+        on, as an `end` outside a turn resumes there; any other pushes its frame (after the depth
+        check, if `deep`)."""
+        after, nlocals = b.pc + 1, self.g.codes[code_id].nlocals
 
         def write(v: Variant) -> list[str]:
             srcs = [self.source.inline(a) for a in args]
+            if not leaf:
+                return [*([f"{self.source.const(self.depth_check)}(st)"] if deep else []),
+                        Push(f"[{code_id}, 0, {env_list(srcs, nlocals)}]")]
             run = (leaf_lines(self.g, code_id, srcs) if self.g.tails else None) \
                 or leaf_run(self.g, self.g.codes[code_id], srcs)
             return [*([f"st.stack[-1][1] = {after}"] if ends else []), *run]
 
-        b.emit(span, TEST, write)
+        b.emit(span, TEST if leaf else CONTROL, write)
 
     def stmt(self, s: ast.Stmt, b: _Builder) -> None:
         start = b.pc
@@ -432,23 +437,11 @@ class Statements(CardMoves, Bounds):
         return self.g.distinct_fn(dec, self.hand_free.get(dec.index, False))
 
     def s_CallStmt(self, s: ast.CallStmt, b):
-        code_id = self.proc_codes[s.func]
-        nlocals = self.g.codes[code_id].nlocals
-        args = [self.part(a) for a in s.args]
-        if s.func in self.plan.leaves:
-            # Only a code with a frame records where it goes on: a leaf has none, and the framed
-            # code that called it has recorded its own position already.
-            self._leaf_call(b, code_id, args, s.span, s.func in self.plan.ending and not self.leaf)
-            return
-        # A call that may come back to itself checks how deep the recursion goes (the others cannot
-        # nest deeper than the rules are long).
-        deep = s.func in self.plan.recursive
-
-        def write(v: Variant) -> list[str]:
-            new = env_list([self.source.inline(a) for a in args], nlocals)
-            return [*([f"{self.source.const(self.depth_check)}(st)"] if deep else []), Push(f"[{code_id}, 0, {new}]")]
-
-        b.emit(s.span, CONTROL, write)
+        # Only a code with a frame records where it goes on: a leaf has none, and the framed code
+        # that called it has recorded its own position already. A call that may come back to itself
+        # checks how deep the recursion goes (the others cannot nest deeper than the rules are long).
+        self._call(b, self.proc_codes[s.func], [self.part(a) for a in s.args], s.span, s.func in self.plan.leaves,
+                   s.func in self.plan.ending and not self.leaf, s.func in self.plan.recursive)
 
     def s_End(self, s: ast.End, b):
         if ends_hook(self.unit, s.what):
