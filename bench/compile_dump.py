@@ -89,7 +89,7 @@ def main(out: str, full: bool) -> None:
                     try:
                         text = _one(parsed, n, params, shortcuts, written)
                     except Exception as e:
-                        text = f"fails: {type(e).__name__}: {e}"
+                        text = f"fails: {type(e).__name__}: {e}".replace(str(ROOT), "ROOT")
                     lines.append(f"# {tag} {hashlib.sha256(text.encode()).hexdigest()[:16]}")
                     if full:
                         lines.append(text)

@@ -98,5 +98,7 @@ def main(out: str, seeds: int) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        sys.exit(__doc__)
     n = int(args[args.index("--seeds") + 1]) if "--seeds" in args else 4
     main(args[0], n)
