@@ -84,8 +84,9 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
             continue
         ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
-        eqs = [t for t in ts if (side := _eq_side(c, t, w_slot))  # (`it.attr == v`, v the value's local)
-               and side[0] == attr and c.p.refs.get(id(side[1])) == ("local", v_slot)]
+        eqs = [t for t in ts if any(  # (`it.attr == v`, v the value's local)
+            isinstance(a, ast.Attr) and a.name == attr and is_local(c, a.obj, w_slot) and is_local(c, b, v_slot)
+            for a, _, b in sides(t, ("==",)))]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -96,15 +97,6 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
                 != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
             continue
         return ValueCount(attr, inner, count, op, k)
-    return None
-
-
-def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
-    """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
-    for a, _, b in sides(t, ("==",)):
-        if isinstance(a, ast.Attr) and a.name in c.g.attrs and is_local(c, a.obj, slot) \
-                and slot not in locals_read(c.p.refs, b):
-            return a.name, b
     return None
 
 
