@@ -15,7 +15,7 @@ from .. import ast
 from ..checker import ZONE
 from ..engine.constants import HAND, HIDDEN
 from .domains import builtin, is_local, terms
-from .source import ST, NoSource
+from .source import ST
 from .tree import _children, locals_read, reads_any_local, sides, split
 
 
@@ -84,8 +84,9 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
             continue
         ts = split(w.cond)
         w_slot = c.p.slots[id(w)]
-        eqs = [t for t in ts if (side := _eq_side(c, t, w_slot))  # (`it.attr == v`, v the value's local)
-               and side[0] == attr and c.p.refs.get(id(side[1])) == ("local", v_slot)]
+        eqs = [t for t in ts if any(  # (`it.attr == v`, v the value's local)
+            isinstance(a, ast.Attr) and a.name == attr and is_local(c, a.obj, w_slot) and is_local(c, b, v_slot)
+            for a, _, b in sides(t, ("==",)))]
         if len(eqs) != 1:
             continue
         rest = [t for t in ts if t is not eqs[0]]
@@ -96,15 +97,6 @@ def value_count(c, e: ast.Where) -> ValueCount | None:
                 != sorted(c.source.src(t, {in_slot: "_i90002"}) for t in mine):
             continue
         return ValueCount(attr, inner, count, op, k)
-    return None
-
-
-def _eq_side(c, t: ast.Expr, slot: int) -> tuple[str, ast.Expr] | None:
-    """(attr, v) if t is `it.attr == v` (either way round), `it` the item of slot, v not reading it."""
-    for a, _, b in sides(t, ("==",)):
-        if isinstance(a, ast.Attr) and a.name in c.g.attrs and is_local(c, a.obj, slot) \
-                and slot not in locals_read(c.p.refs, b):
-            return a.name, b
     return None
 
 
@@ -145,53 +137,58 @@ class CountWriter:
             return None
         return zi, made[0], made[1]
 
-    def terms(self, where: ast.Where | None, var: str) -> tuple[list[list], tuple[str, ast.Expr] | None, list[str]]:
-        """Where's test of card `var` split (domains.terms): the card's own tests before any other (a
-        value per card), the first `it.attr == v` (v not reading the card), the rest's sources."""
+    def terms(self, where: ast.Where | None) -> tuple[str, list[str], list[list], tuple | None, list[str]]:
+        """Where's test split as an option loop splits it (domains.where_loop), each value not
+        reading the card worked out first: (the card's name, those lines, the card's own tests
+        before any other (a value per card), the first `T == v` as (T per card, v), the rest's sources)."""
+        if where is None:
+            return "_i90001", [], [], None, []
+        sc, dw = self.c.source, self.c.domains
+        pre: list[str] = []
         static: list[list] = []
-        eq: tuple[str, ast.Expr] | None = None
+        eq: tuple[list, str] | None = None
         dynamic: list[str] = []
-        if where is not None:
-            slot = self.c.p.slots[id(where)]
-            for t in terms(self.c.source, split(where.cond), {slot: var}, var):
-                if not dynamic and t.values is not None and not reads_any_local(self.c.p.refs, t.node, slot):
+
+        def split_test(inner: dict[int, str], hoisted) -> str:
+            nonlocal eq
+            pre[:], _, ready = dw.worked_out(hoisted, {}, None, whole=True)
+            var = inner[sc.c.p.slots[id(where)]]
+            for t in terms(sc, split(where.cond, "and", sc.hoisted), inner, var):
+                if not dynamic and t.values is not None:
                     static.append(t.values)  # (before any test that may fail: may be tested first)
                     continue
-                side = _eq_side(self.c, t.node, slot) if not dynamic and eq is None else None
+                side = dw.eq_ready(t, ready) if not dynamic and eq is None else None
                 if side is not None:
                     eq = side
                     continue
                 dynamic.append(t.src)
-        return static, eq, dynamic
+            return var
 
-    def by_value(self, attr: str, faces: list[int], one: bool) -> tuple[str, bool, list[list[int]]]:
-        """A table from each value of `attr` among `faces` to its face if each has one and `one`
-        allows it (then True), else to the tuple of its faces; and the faces of each value."""
+        var = sc.loop(where, {}, split_test)[2]
+        return var, pre, static, eq, dynamic
+
+    def by_value(self, keys: list, faces: list[int], one: bool) -> tuple[str, bool, list[list[int]]]:
+        """A table from each key (a value per card) among `faces` to its face if each has one and
+        `one` allows it (then True), else to the tuple of its faces; and the faces of each key."""
         sc = self.c.source
         index: dict = {}
         for f in faces:
-            index.setdefault(self.g.attrs[attr][self.first[f]], []).append(f)
+            index.setdefault(keys[self.first[f]], []).append(f)
         one = one and all(len(fs) == 1 for fs in index.values())
-        table = sc.shared(("face by" if one else "faces by", attr, tuple(faces)),
+        table = sc.shared(("face by" if one else "faces by", tuple(keys), tuple(faces)),
                           lambda: {k: fs[0] if one else tuple(fs) for k, fs in index.items()})
         return sc.const(table), one, list(index.values())
 
     def cards(self, where: ast.Where | None, into: str, pick: str) -> tuple[list[str], list[str]] | None:
         """The faces held that pass the test, counted, and the card picked (see `find`)."""
         sc = self.c.source
-        var = "_i90001"
-        static, eq, dynamic = self.terms(where, var)
+        var, count, static, eq, dynamic = self.terms(where)
         faces = self.faces(static)
         test = " and ".join(f"({s})" for s in dynamic)
-        count: list[str] = []
         if eq is not None:
-            attr, value = eq
-            group, v = self.fresh("f"), self.fresh("v")
-            try:  # (a `top(...)` as a loop that stops at the first match, as a domain's values are)
-                count += self.c.domains.scalar(v, value)
-            except NoSource:
-                count.append(f"{v} = {sc.src(value, {})}")
-            table, one, _ = self.by_value(attr, faces, not dynamic)
+            keys, v = eq
+            group = self.fresh("f")
+            table, one, _ = self.by_value(keys, faces, not dynamic)
             miss = "None" if one else "()"
             count += [f"try: {group} = {table}.get({v}{'' if one else ', ()'})", f"except TypeError: {group} = {miss}"]
             if one:  # (no loop over the faces)
@@ -244,11 +241,11 @@ class CountWriter:
     def values(self, vc: ValueCount, into: str, pick: str) -> tuple[list, list] | None:
         """The values held whose number of cards passes the test, counted; the pick-th to come is picked."""
         sc, op, k = self.c.source, vc.op, vc.k
-        static, eq, dynamic = self.terms(vc.inner, "_i90001")
-        if eq is not None or dynamic:
+        _, pre, static, eq, dynamic = self.terms(vc.inner)
+        if pre or eq is not None or dynamic:
             return None
         values = self.g.attrs[vc.attr]
-        table, one, groups = self.by_value(vc.attr, [f for f in self.faces(static)
+        table, one, groups = self.by_value(values, [f for f in self.faces(static)
                                                      if values[self.first[f]] is not None], True)
         held_of = [" + ".join(f"_qh[{f}]" for f in fs) for fs in groups]
         bound = self.fresh("k")

@@ -280,16 +280,7 @@ class DomainWriter:
         # Pairs, as card games ask (count >= 2): the table marks a key seen again (`t[k] = k in t`).
         pairs = bool(table) and vc.op in (">=", ">") and sc.known_int(vc.k) == (2 if vc.op == ">=" else 1)
         cond = None if table else sc.src(e.cond, inner)
-        pre: list[str] = []
-        scans = []
-        ready = set()  # hoisted values worked out before the loop (not tables filled in a scan)
-        for name, src in hoisted:
-            lines, scan = self.value(name, src, pairs and name == table, items)
-            pre += lines
-            if scan is not None:
-                scans.append(scan)
-            else:
-                ready.add(name)
+        pre, scans, ready = self.worked_out(hoisted, items, table if pairs else None)
         if table:  # the counts' keys, each key's count with it, a local (read twice, never fails)
             n = self.fresh("n")
             with sc.scope({**sc.hoisted, id(vc.count): Src(n, reads=True)}, sc.joins):
@@ -309,6 +300,24 @@ class DomainWriter:
         lines.append(f"{seq.at()}if {cond}:")
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
+
+    def worked_out(self, hoisted, items: dict[int, str], pairs: str | None, whole: bool = False):
+        """(lines, scans, ready): the lines setting the values a loop's test reads worked out before
+        it, the scans filling its joined counts' tables (table `pairs` marking keys seen again; with
+        `whole`, none: each table filled in one go), the names the lines set."""
+        pre: list[str] = []
+        scans: list[Scan] = []
+        ready = set()
+        for name, src in hoisted:
+            lines, scan = self.value(name, src, name == pairs, items)
+            if scan is not None and whole:
+                lines, scan = [f"{name} = {src}"], None
+            pre += lines
+            if scan is not None:
+                scans.append(scan)
+            else:
+                ready.add(name)
+        return pre, scans, ready
 
     def keys_nonnone(self, attr: str, table: str) -> bool:
         """Can no key of a joined count's table of `attr` be none? (None may be among the values,
