@@ -113,6 +113,29 @@ def snap_figure(spec: str, windows: list, seed: int) -> dict:
             "interval": [round(lo, 4), round(hi, 4)], "knew_right": knew, "snapped_right": snapped_right}
 
 
+def trace(name: str, bot: str, baseline: str, seed: int, moves: int) -> None:
+    """One game, the bot in seat 0 against three baselines on deal `seed`, up to `moves` moves: at
+    each of the bot's decisions, its move and the mean reward it expects of it (`last_values`),
+    and how many moves it searched. A bot that expects to win a game that does not end has a
+    wrong model of the others."""
+    game = rulesdsl.load(ROOT / "games" / name, players=4)
+    bots = [make_bot(bot if p == 0 else baseline, seed * 1009 + p) for p in range(4)]
+    st = game.new_game(seed, log=False)
+    means = []
+    while not st.over and st.moves < moves:
+        p = st.chooser
+        i = bots[p].choose(st)
+        values = getattr(bots[p], "last_values", {})
+        text = st.move_texts()[i]
+        if p == 0 and text in values:
+            means.append(values[text][1])
+            print(f"move {st.moves}: {text!r} expects {values[text][1]:.3f} ({len(values)} moves searched)")
+        st.apply_index(i)
+    end = f"over after {st.moves} moves, winners {list(st.winners)}" if st.over else f"not over after {st.moves} moves"
+    mean = sum(means) / len(means) if means else float("nan")
+    print(f"{name}: {end}; the bot's {len(means)} searched decisions expected {mean:.3f} on average")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="games a figure (default 400; 0: no arena figures)")
@@ -127,7 +150,13 @@ def main() -> int:
                     help=f"cap each game at this many moves (default {DEFAULT_MAX_MOVES}); a capped game has no winner")
     ap.add_argument("--no-reference", action="store_true",
                     help="skip the baseline against three random bots (a reference, not a target)")
+    ap.add_argument("--trace", type=int, metavar="MOVES",
+                    help="instead: one game of the bot against three baselines on deal --seed (the first --game),"
+                         " up to MOVES moves, printing what the bot expects at each decision")
     args = ap.parse_args()
+    if args.trace:
+        trace((args.game or GAMES)[0], args.bot, args.baseline, args.seed, args.trace)
+        return 0
     report: dict = {"arena": [], "snaps": []}
     for name in GAMES:
         if not args.games or (args.game and name not in args.game):

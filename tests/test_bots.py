@@ -459,3 +459,19 @@ def test_M8_a_second_look_at_an_undecided_screen_prunes_more_known_wrong_snaps()
     assert max(worlds) == 96 and min(worlds) >= 48
     assert sum(found["wrong"]) >= 10, found
     assert not any(found["pass"]) and not any(found.get("right", []))
+
+
+def test_last_values_are_the_roots_visits_and_mean_rewards():
+    """`last_values`: each searched move's visits (one an iteration: they add up to the budget,
+    the most visited is the move played) and mean reward; in Tamalo's first turn, calling with
+    two of four cards unseen wins only if the unseen two are near nothing, so it scores lowest."""
+    game = rulesdsl.load(TAMALO)
+    s = game.new_game(3, log=False)
+    assert "call" in s.move_texts()
+    bot = ISMCTSBot(0, iterations=300)
+    i = bot.choose(s)
+    values = bot.last_values
+    assert sum(v for v, _ in values.values()) == bot.last_iterations == 300
+    assert max(values, key=lambda t: values[t][0]) == s.move_texts()[i]
+    assert all(0.0 <= m <= 1.0 for _, m in values.values())
+    assert values["call"][1] < min(m for t, (_, m) in values.items() if t != "call")

@@ -59,6 +59,9 @@ class ISMCTSBot:
         self.rank_weight = rank_weight
         self.last_iterations = 0
         self.last_pruned: list[str] = []  # the texts of the moves the last screen pruned
+        # The last decision's root: each searched move's text -> (visits, mean reward to the seat).
+        # The chosen move's mean is what the bot expects of the game: a diagnosis of its model.
+        self.last_values: dict[str, tuple[int, float]] = {}
         self.allowed: set[str] | None = None  # while deciding: the root's moves the screen kept
         self.early_stop = early_stop
         self.reject_impossible = reject_impossible
@@ -80,7 +83,7 @@ class ISMCTSBot:
         root = Node(me)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else None
-        self.last_pruned, self.allowed, self.last_rejected = [], None, 0
+        self.last_pruned, self.allowed, self.last_rejected, self.last_values = [], None, 0, {}
         if self.mast is not None:
             self.mast.decay()
         if self.screen_worlds:
@@ -112,9 +115,14 @@ class ISMCTSBot:
                 self.mast.learn(self._steps, r)
         self.last_iterations = done
         best_i, best_key = 0, (-1, -1.0)
+        values = self.last_values = {}
         for i, t in enumerate(game.option_texts(base)):
             node = root.children.get((me, t))
-            if node is not None and (node.visits, node.total) > best_key:
+            if node is None:
+                continue
+            if node.visits:
+                values[t] = (node.visits, node.total / node.visits)
+            if (node.visits, node.total) > best_key:
                 best_i, best_key = i, (node.visits, node.total)
         return best_i
 
