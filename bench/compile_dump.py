@@ -20,6 +20,7 @@ import pkgutil
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import rulesdsl
@@ -71,28 +72,38 @@ def _one(parsed, n: int, params: dict, shortcuts: bool, written: list[str]) -> s
     return "\n".join(dict.fromkeys(named))
 
 
-def main(out: str, full: bool) -> None:
-    written = _recording()
-    files = sorted(ROOT.glob("games/**/*.rules")) + sorted(ROOT.glob("tests/data/*.rules"))
+def digests(files: list[Path], one: Callable[[object, int, dict, bool], str], full: bool = False) -> list[str]:
+    """A line per setting of each file (player counts, parameter extremes, shortcuts): its tag and
+    the hash of what `one(parsed, players, params, shortcuts)` gives (a failure's text if it fails);
+    with `full`, the text after it. Shared by play_digest.py."""
     lines = []
     for path in files:
+        name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         try:
             parsed = rulesdsl.parse_files(path)
             program = check(parsed, None, {})
         except Exception as e:  # (a file that does not load alone: a prelude, a bad example)
-            lines.append(f"# {path.relative_to(ROOT)} does not load: {type(e).__name__}")
+            lines.append(f"# {name} does not load: {type(e).__name__}")
             continue
         for n in range(program.min_players, min(program.max_players, 6) + 1):
             for params in _settings(program):
                 for shortcuts in (True, False):
-                    tag = f"{path.relative_to(ROOT)} players={n} {params} shortcuts={shortcuts}"
                     try:
-                        text = _one(parsed, n, params, shortcuts, written)
-                    except Exception as e:
+                        text = one(parsed, n, params, shortcuts)
+                    except Exception as e:  # (a rules error of the game itself is part of the record)
                         text = f"fails: {type(e).__name__}: {e}".replace(str(ROOT), "ROOT")
-                    lines.append(f"# {tag} {hashlib.sha256(text.encode()).hexdigest()[:16]}")
+                    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+                    fails = " " + text[:120].replace("\n", " ") if text.startswith("fails") else ""
+                    lines.append(f"# {name} players={n} {params} shortcuts={shortcuts} {digest}{fails}")
                     if full:
                         lines.append(text)
+    return lines
+
+
+def main(out: str, full: bool) -> None:
+    written = _recording()
+    files = sorted(ROOT.glob("games/**/*.rules")) + sorted(ROOT.glob("tests/data/*.rules"))
+    lines = digests(files, lambda parsed, n, params, shortcuts: _one(parsed, n, params, shortcuts, written), full)
     Path(out).write_text("\n".join(lines) + "\n")
     print(f"{len(files)} files, {sum(line.startswith('# ') for line in lines)} settings: {out}")
 

@@ -14,12 +14,12 @@ leave OUT the same.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import sys
 from pathlib import Path
 
-import rulesdsl
+import compile_dump  # (the same settings as the source's digest)
+
 from rulesdsl.checker import check
 from rulesdsl.compile import compile_program
 
@@ -56,37 +56,14 @@ def _game(game, seed: int) -> list[str]:
     return out
 
 
-def _settings(program) -> list[dict]:
-    out = [{}]
-    if program.params:
-        out.append({k: v.low for k, v in program.params.items() if v.low is not None})
-        out.append({k: v.high for k, v in program.params.items() if v.high is not None})
-    return out
-
-
 def digests(files: list[Path], seeds: int) -> list[str]:
     """One line per setting of each file: its tag and the hash of the games played."""
-    lines = []
-    for path in files:
-        name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-        try:
-            parsed = rulesdsl.parse_files(path)
-            program = check(parsed, None, {})
-        except Exception as e:  # (a file that does not load alone: a prelude, a bad example)
-            lines.append(f"# {name} does not load: {type(e).__name__}")
-            continue
-        for n in range(program.min_players, min(program.max_players, 6) + 1):
-            for params in _settings(program):
-                for shortcuts in (True, False):
-                    try:
-                        game = compile_program(check(parsed, n, params), shortcuts=shortcuts)
-                        text = "\n".join(line for s in range(seeds) for line in _game(game, s))
-                    except Exception as e:  # (a rules error of the game itself is part of its games)
-                        text = f"fails: {type(e).__name__}: {e}".replace(str(ROOT), "ROOT")
-                    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-                    fails = " " + text[:120].replace("\n", " ") if text.startswith("fails") else ""
-                    lines.append(f"# {name} players={n} {params} shortcuts={shortcuts} {digest}{fails}")
-    return lines
+
+    def games(parsed, n: int, params: dict, shortcuts: bool) -> str:
+        game = compile_program(check(parsed, n, params), shortcuts=shortcuts)
+        return "\n".join(line for s in range(seeds) for line in _game(game, s))
+
+    return compile_dump.digests(files, games)
 
 
 def main(out: str, seeds: int) -> None:
