@@ -152,7 +152,7 @@ class CountWriter:
         def split_test(inner: dict[int, str], hoisted) -> str:
             nonlocal eq
             pre[:], _, ready = dw.worked_out(hoisted, {}, None, whole=True)
-            var = inner[sc.c.p.slots[id(where)]]
+            var = inner[self.c.p.slots[id(where)]]
             for t in terms(sc, split(where.cond, "and", sc.hoisted), inner, var):
                 if not dynamic and t.values is not None:
                     static.append(t.values)  # (before any test that may fail: may be tested first)

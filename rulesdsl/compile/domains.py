@@ -309,9 +309,10 @@ class DomainWriter:
         scans: list[Scan] = []
         ready = set()
         for name, src in hoisted:
-            lines, scan = self.value(name, src, name == pairs, items)
-            if scan is not None and whole:
+            if whole and name in self.sc.join_parts:  # (filled in one go: no scan written to be dropped)
                 lines, scan = [f"{name} = {src}"], None
+            else:
+                lines, scan = self.value(name, src, name == pairs, items)
             pre += lines
             if scan is not None:
                 scans.append(scan)
