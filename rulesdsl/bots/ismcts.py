@@ -75,6 +75,7 @@ class ISMCTSBot:
         self._me = -1  # the seat deciding
 
     def choose(self, state: State) -> int:
+        self.last_pruned, self.allowed, self.last_rejected, self.last_values = [], None, 0, {}  # (a forced move too)
         if len(state.options) <= 1:
             return 0
         me = self._me = state.chooser
@@ -83,7 +84,6 @@ class ISMCTSBot:
         root = Node(me)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else None
-        self.last_pruned, self.allowed, self.last_rejected, self.last_values = [], None, 0, {}
         if self.mast is not None:
             self.mast.decay()
         if self.screen_worlds:
@@ -115,7 +115,7 @@ class ISMCTSBot:
                 self.mast.learn(self._steps, r)
         self.last_iterations = done
         best_i, best_key = 0, (-1, -1.0)
-        values = self.last_values = {}
+        values = self.last_values
         for i, t in enumerate(game.option_texts(base)):
             node = root.children.get((me, t))
             if node is None:
