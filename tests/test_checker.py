@@ -874,6 +874,15 @@ def test_the_checker_stops_after_a_hundred_errors_with_a_located_note():
     assert ds[-1].message == "too many errors: stopped after 100"
 
 
+def test_cards_moved_to_a_zone_worked_out_in_play_are_refused_where_it_is_written():
+    # (a zone-typed value that is not a zone's name nor a player's zone: the compiler has no zone
+    # to write the move for)
+    text = edit("    move c to pile\n", "    move c to (if c is joker then pile else deck)\n")
+    (d,) = diagnostics(text)
+    assert d.message == "expected a zone"
+    assert line_of(text, d.span.line).strip().startswith("move c to (if")
+
+
 @pytest.mark.parametrize("init", ["later", "later + 1", "count(deck)", "score"])
 def test_an_initial_value_that_reads_the_game_is_located(init):
     # (found by fuzzing: a variable declared after it reached the compiler, which has no state yet)

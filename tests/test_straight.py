@@ -341,6 +341,51 @@ def test_loops_and_returns_run_straight_as_on_the_machine(unguarded):
         assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
 
 
+SETS = '''game "Sets"
+players 2..3
+card token(n) shown "t{n}"
+cards in pile { 6 token(1), 6 token(2), 6 token(3) }
+zone pile: stack, hidden
+zone table: stack, public
+zone hand per player: hand, private
+counter score per player = 0
+setup {
+    shuffle pile
+    deal 3 from pile to each hand
+}
+action play {
+    draw 1 from pile to me.hand
+    may choose set s in me.hand size 1..2
+    move s to table
+    me.score += count(s)
+}
+action pair {
+    draw 1 from pile to me.hand
+    choose set s in me.hand size 2 with count(distinct(s.n)) == 1
+    move s to table
+}
+game ends when count(pile) == 0 or turn > 40
+rank by highest it.score
+'''
+
+
+def test_a_choose_set_after_other_statements_runs_straight_as_on_the_machine(unguarded):
+    # Not the turn's own question: a straight run asks it in place, counting the sets that sizes
+    # alone restrict (engine/sets.py count_options, nth_option) and listing the others.
+    fast = rulesdsl.load_text(SETS, path="sets.rules")
+    slow = rulesdsl.load_text(SETS, path="sets.rules")
+    slow.straight = False
+    assert straight_playout(fast) is not None
+    for seed in range(12):
+        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
+        pa, calls_a = picker(seed, chooser_of=a)
+        pb, calls_b = picker(seed, chooser_of=b)
+        a.playout(pa)
+        b.playout(pb)
+        assert a.is_over and calls_a == calls_b
+        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
+
+
 # ---------------------------------------------------------------- hands counted by face (counts.py)
 
 COUNTED = "tests/data/counted.rules"

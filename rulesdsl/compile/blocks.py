@@ -54,8 +54,6 @@ def op_lines(write) -> list[Item]:
             out.append(item)
         elif isinstance(item.logged, str):
             out.append(f"{item.ind}if st.log is not None: {item.logged}")
-        elif not item.logged:
-            out += [f"{item.ind}if st.log is None:", *map(_shifted, item.plain)]
         else:
             out += [f"{item.ind}{_LOGGED}", *map(_shifted, item.logged),
                     *([f"{item.ind}else:", *map(_shifted, item.plain)] if item.plain else [])]
@@ -211,9 +209,7 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
         return [_jump(lay, item.to)]
     if isinstance(item, LeafDone):
         return ["break" if lay.leaf else f"return {LEAF_DONE}"]
-    if lay.leaf:
-        raise _NoInline
-    if isinstance(item, Pop):
+    if isinstance(item, Pop):  # (a leaf's code has none of the rest: no frame, no decision)
         return ["st.stack.pop()", f"return {STACKED if lay.kept else RELOAD}"]
     if isinstance(item, Push):
         # A block that knows where its frame goes on records it itself, in the caller's frame.

@@ -18,6 +18,7 @@ from typing import TypeVar
 from .. import ast
 from ..checker import CARD, ZONE, is_list
 from ..engine.constants import GRID
+from .counts import CountWriter
 from .loops import Join, LoopWriter
 from .runtime import RUNTIME
 from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
@@ -62,9 +63,10 @@ class SourceCompiler(LoopWriter):
         self._defines: dict[tuple[str, bool], Callable] = {}  # see define_body
 
     @cached_property
-    def counts(self):
-        """The game's one writer of code reading cards by face (counts.py): one, so no names meet."""
-        return self.c.count_writer()
+    def counts(self) -> CountWriter:
+        """The game's one writer of code reading cards by face (counts.py), made once the cards are
+        known: one, so no names meet."""
+        return CountWriter(self.c)
 
     def compile(self, e: ast.Expr) -> Callable:
         """`f(st, env)` giving e's value; `f.src` is its source, which blocks write in place."""

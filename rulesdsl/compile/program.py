@@ -20,7 +20,6 @@ from ..engine.limits import limits_of
 from ..engine.state import State
 from ..errors import Diagnostic, RulesError
 from .blocks import block_function
-from .counts import CountWriter
 from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
@@ -62,10 +61,6 @@ class Compiler(Skeleton, Statements, SetChooses):
         self.shortcuts = shortcuts  # leaves, tails, option loops, counted options (see compile_program)
         self.source = SourceCompiler(self)
         self.domains = DomainWriter(self.source)  # decisions' domains as statements
-
-    def count_writer(self) -> CountWriter:
-        """The writer of code that reads hands by face (counts.py), made once the cards are known."""
-        return CountWriter(self)
 
     # ------------------------------------------------------------ entry
     def build(self) -> Game:

@@ -64,10 +64,6 @@ class SetChooses:
         test = f"(lambda _s: {self._set_test_src(s, dec.slot)})" if s.cond is not None else "None"
         return [*first, f"{target} = {self.source.const(set_options)}(st, {args}, {test})"]
 
-    def set_lead_lines(self, a, info, target: str, item: str) -> list[str]:
-        """A leading `choose set`'s options appended to the turn's (Skeleton.lead_options)."""
-        return [*self.set_lines(info.body[0], "me", "_sv"), f"{target}.extend([{item.format(v='_x')} for _x in _sv])"]
-
     def set_counted(self, s: ast.ChooseSet, chooser: str, count: str) -> tuple[list[str], str] | None:
         """For a straight run, where sizes alone restrict the options: lines setting `count` to
         their number, and the source of the `_k`-th (None where they must be listed)."""

@@ -104,10 +104,9 @@ class Skeleton:
     def _turn_decision(self, v: Variant, after: int) -> list[Item]:
         """The turn's decision, the turn-options function's body in place (one call less a turn; the
         block's last op, so what it binds is not read after); no option, and the turn passes."""
-        const = self.source.const
-        get = self.turn_options_in_place(self.turn_option_lines) or [f"_v = {const(self.g.turn_options_fn)}(st)"]
-        passes = f"st.event(0, {const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
-        return [*get, "if not _v:", *v.logged(passes, ind="    "), Goto(after, ind="    "), Ask(0, ST.current)]
+        passes = f"st.event(0, {self.source.const(self.g.names)}[{ST.current}] + ' cannot act: the turn passes')"
+        return [*self.turn_option_lines, "_v = opts", "if not _v:", *v.logged(passes, ind="    "),
+                Goto(after, ind="    "), Ask(0, ST.current)]
 
     def _action_parts(self) -> list:
         """Each action's `when` and its leading `choose`'s list, to locate an error in the turn's
@@ -126,11 +125,6 @@ class Skeleton:
         self.turn_option_lines = self.turn_options_lines()
         return defined("def turn_options(st):", [*self.turn_option_lines, "return opts"], f"{self.g.name} turn options",
                        self.source.names)
-
-    @staticmethod
-    def turn_options_in_place(lines: list[str]) -> list[str] | None:
-        """The turn-options function's body setting `_v` where the turn asks, unless it returns early."""
-        return None if any("return" in line for line in lines) else [*lines, "_v = opts"]
 
     def turn_options_lines(self) -> list[str]:
         """The turn-options function's body, in the naming being written (the straight writer's
@@ -161,7 +155,8 @@ class Skeleton:
         """Lines appending to list `target` the options of an action's leading choose, each as
         `item` (a format with {v}) makes it, in the turn's order."""
         if a.lead.sets is not None:
-            return self.set_lead_lines(a, info, target, item)
+            return [*self.set_lines(info.body[0], "me", "_sv"), f"{target}.extend([{item.format(v='_x')} "
+                                                                 f"for _x in _sv])"]
         return self.options_lines(info.body[0].domain, a.lead.domain, self.distinct_fn(a.lead), "me", target, item)
 
     def _option_plan(self, ai: int, a: ActionRt, info) -> Plan | None:

@@ -11,7 +11,6 @@ import ast as pyast
 from collections import Counter
 
 from .. import ast
-from ..engine.constants import PLAIN
 from ..engine.machine import _FAILED
 from .source import ST, STRAIGHT_RUN, Naming, code_of, env_list, named, naming, read_counts, spent
 from .tree import ends_hook
@@ -126,13 +125,9 @@ class StraightWriter:
         return self.c.source.inline(self.c.parts[id(e)])
 
     def plain(self, code, k: int, ind: str) -> list[str]:
-        """The lines of op k, a PLAIN op, as the machine's blocks run them, at indent `ind`."""
-        if code.kinds[k] != PLAIN:
-            raise NoStraight(f"op {k} of {code.name} is not plain")
-        lines = code.srcs[k](STRAIGHT_RUN)
-        if any(not isinstance(line, str) or "return" in line for line in lines):
-            raise NoStraight(f"op {k} of {code.name} returns")
-        return [ind + line for line in lines]
+        """The lines of op k, a PLAIN op (they neither jump nor return), as the machine's blocks run
+        them, at indent `ind`."""
+        return [ind + line for line in code.srcs[k](STRAIGHT_RUN)]
 
     def block(self, stmts, ind: str) -> list[str]:
         return self.body(stmts, ind) or [ind + "pass"]
@@ -231,9 +226,7 @@ class StraightWriter:
             c, p = self.c, self.p
             # A straight run begins at a turn's decision, or in a game without actions (which has
             # none) at a turn's start, before the next seat is found (Compiler._main).
-            options = c.turn_options_in_place(c.turn_options_lines()) if p.actions else []
-            if options is None:
-                raise NoStraight("turn options that return early")
+            options = [*c.turn_options_lines(), "_v = opts"] if p.actions else []
             counted = self.counted_options() if p.actions else None
             seat = [_TURN + "    " + line for line in c.turn_seat(STRAIGHT_RUN)]
             if p.actions:  # (resumed at the decision: the turn's start ran on the machine)
