@@ -54,15 +54,10 @@ def op_lines(write) -> list[Item]:
             out.append(item)
         elif isinstance(item.logged, str):
             out.append(f"{item.ind}if st.log is not None: {item.logged}")
-        else:
-            out += [f"{item.ind}{_LOGGED}", *map(_shifted, item.logged),
-                    *([f"{item.ind}else:", *map(_shifted, item.plain)] if item.plain else [])]
+        else:  # (a log's lines and the plain ones are lines alone: no way out)
+            out += [f"{item.ind}{_LOGGED}", *(f"    {x}" for x in item.logged),
+                    *([f"{item.ind}else:", *(f"    {x}" for x in item.plain)] if item.plain else [])]
     return out
-
-
-def _shifted(item: Item) -> Item:
-    """An item one level deeper (under an `if`)."""
-    return f"    {item}" if isinstance(item, str) else replace(item, ind="    " + item.ind)
 
 
 def _size(lines: list[Item]) -> int:
@@ -277,16 +272,13 @@ def leaf_lines(game, code_id: int, args: list[str]) -> list[str] | None:
     env = f"_e{_inlined[0]}"
     values = list(args) + ["None"] * (code.nlocals - len(args))
 
-    def written(naming: Naming) -> tuple[list[str], list[int]]:
-        with named(naming):
-            items, ops, _ = _region(game, code_id, 0)
-            if _size(items) > MAX_INLINE:
-                raise _NoInline
-            return _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, leaf=True), items, ops)
-
     whole = not values
     try:
-        lines, owners = written(Naming(env) if whole else Naming(None, f"{env}_"))
+        with named(Naming(env) if whole else Naming(None, f"{env}_")):
+            items, ops, _ = _region(game, code_id, 0)
+            if _size(items) > MAX_INLINE:
+                return None
+            lines, owners = _written(_Layout(game, code_id, 0, kept=False, tails=TAIL_DEPTH, leaf=True), items, ops)
     except _NoInline:
         return None
     if _size(lines) > MAX_INLINE:

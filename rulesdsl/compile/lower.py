@@ -13,7 +13,7 @@ import attrs
 
 from .. import ast
 from .counts import ValueCount, domain_form, value_count
-from .tree import _field_names, _leaves, _never_decides, _recursive
+from .tree import _field_names, _grow, _may_end, _never_decides, _recursive
 
 
 @attrs.define
@@ -43,7 +43,8 @@ def lead_of(info) -> ast.Choose | None:
 def lower(c) -> Lowered:
     """The plan of compiler `c`'s program (its tables of cards and zones made already)."""
     p, fast = c.p, c.shortcuts
-    leaves, ending = _leaves(p.procedures) if fast else (set(), set())
+    # (the procedures that never wait for a decision, a recursive one never counted; those that may end)
+    leaves, ending = (_grow(p.procedures, _never_decides), _grow(p.procedures, _may_end)) if fast else (set(), set())
     leads = {id(info): lead for info in p.actions if (lead := lead_of(info)) is not None}
     units = {id(info): fast and _never_decides(info.body[1:] if id(info) in leads else info.body, leaves)
              for info in (*p.hooks.values(), *p.actions)}

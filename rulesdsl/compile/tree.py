@@ -76,11 +76,6 @@ def _may_end(body: tuple[ast.Stmt, ...], ending: set[str]) -> bool:
     return any(isinstance(s, ast.End) or (isinstance(s, ast.CallStmt) and s.func in ending) for s in _statements(body))
 
 
-def _leaves(procedures: dict) -> tuple[set[str], set[str]]:
-    """The procedures that never wait for a decision (a recursive one never counts), and those that may end."""
-    return _grow(procedures, _never_decides), _grow(procedures, _may_end)
-
-
 def _recursive(procedures: dict) -> set[str]:
     """The procedures that may call themselves, through others or not: a cycle of the call graph."""
     reach = {name: {s.func for s in _statements(info.body) if isinstance(s, ast.CallStmt)} & procedures.keys()
