@@ -369,21 +369,14 @@ rank by highest it.score
 '''
 
 
-def test_a_choose_set_after_other_statements_runs_straight_as_on_the_machine(unguarded):
+def test_a_choose_set_after_other_statements_runs_straight_as_on_the_machine(unguarded, tmp_path):
     # Not the turn's own question: a straight run asks it in place, counting the sets that sizes
     # alone restrict (engine/sets.py count_options, nth_option) and listing the others.
-    fast = rulesdsl.load_text(SETS, path="sets.rules")
-    slow = rulesdsl.load_text(SETS, path="sets.rules")
-    slow.straight = False
-    assert straight_playout(fast) is not None
-    for seed in range(12):
-        a, b = fast.new_game(seed, log=False), slow.new_game(seed, log=False)
-        pa, calls_a = picker(seed, chooser_of=a)
-        pb, calls_b = picker(seed, chooser_of=b)
-        a.playout(pa)
-        b.playout(pb)
-        assert a.is_over and calls_a == calls_b
-        assert [getattr(a, n) for n in WHOLE] == [getattr(b, n) for n in WHOLE], seed
+    path = tmp_path / "sets.rules"
+    path.write_text(SETS)
+    assert straight_playout(shared(str(path))[0]) is not None
+    for players in (2, 3):
+        same_games(str(path), players, range(8))
 
 
 # ---------------------------------------------------------------- hands counted by face (counts.py)
