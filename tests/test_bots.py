@@ -46,11 +46,14 @@ def midgame(game: rulesdsl.Game, seed: int, moves: int) -> rulesdsl.State:
 @pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
 def test_every_bot_plays_only_legal_moves_on_every_game(path):
     game = rulesdsl.load(path)
-    bots = [ISMCTSBot(1, iterations=3, playout_limit=40), GreedyBot(2, samples=1, playout_limit=40), RandomBot(3)]
+    default = make_bot("ismcts2:8", 4)  # the bot `play` meets at a terminal: screen, MAST playouts
+    default.playout_limit = 40
+    bots = [ISMCTSBot(1, iterations=3, playout_limit=40), GreedyBot(2, samples=1, playout_limit=40), RandomBot(3),
+            default]
     s = game.new_game(5, log=False)
     asked_out_of_turn = 0
     while not s.is_over and s.moves < 60:
-        bot = bots[s.chooser % len(bots)]
+        bot = bots[(s.chooser + s.moves) % len(bots)]  # (every bot in every seat, at any player count)
         before = fingerprint(s)
         i = bot.choose(s)
         assert isinstance(i, int) and 0 <= i < s.num_moves()

@@ -25,6 +25,13 @@ from ..engine.state import State
 UNSEEN = 1.0  # the average of a move never scored: tried before the known ones
 
 
+def hashable(value):
+    """An option's value as a key: a `choose set`'s option is a list of cards (kept in its order)."""
+    if isinstance(value, list | tuple):
+        return tuple(hashable(v) for v in value)
+    return value
+
+
 class Mast:
     def __init__(self, epsilon: float, others: float | None = None):
         self.epsilon = epsilon
@@ -56,7 +63,10 @@ class Mast:
             else:
                 i, best = 0, -1.0
                 for j, o in enumerate(options):
-                    entry = table.get((pending, o))
+                    try:
+                        entry = table.get((pending, o))
+                    except TypeError:  # (a list of cards: rare, so not paid for on every option)
+                        entry = table.get((pending, hashable(o)))
                     v = entry[0] / entry[1] if entry is not None and entry[1] > 0 else UNSEEN
                     if v > best:
                         i, best = j, v
@@ -66,7 +76,11 @@ class Mast:
     def learn(self, steps: list[tuple[tuple, int]], rewards: list[float]) -> None:
         table = self.table
         for key, mover in steps:
-            entry = table.get(key)
+            try:
+                entry = table.get(key)
+            except TypeError:
+                key = (key[0], hashable(key[1]))
+                entry = table.get(key)
             if entry is None:
                 table[key] = [rewards[mover], 1.0]
             else:
