@@ -151,7 +151,7 @@ class CountWriter:
 
         def split_test(inner: dict[int, str], hoisted) -> str:
             nonlocal eq
-            pre[:], _, ready = dw.worked_out(hoisted, {}, None, whole=True)
+            pre[:], _, ready = dw.worked_out(hoisted, whole=True)
             var = inner[self.c.p.slots[id(where)]]
             for t in terms(sc, split(where.cond, "and", sc.hoisted), inner, var):
                 if not dynamic and t.values is not None:
