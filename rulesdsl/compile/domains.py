@@ -456,8 +456,8 @@ class DomainWriter:
         spec = self.sc.zone_spec(j.where.seq)
         cards = not whole and spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != GRID
         keys = card_values(self.sc, j.key_src, j.var) if cards else None
-        passing = self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
-        if keys is None or passing is None:
+        passing = None if keys is None else self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
+        if passing is None:
             marks = [f"{name} = {{_k: _n > 1 for _k, _n in {name}.items()}}"] if pairs else []
             return [f"{name} = {src}", *marks], None
         k = self.fresh("k")
