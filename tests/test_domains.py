@@ -131,9 +131,9 @@ rank by lowest count(it.hand)
 """
 
 
-def _both(tmp_path):
+def _both(tmp_path, rules: str = RULES):
     path = tmp_path / "options.rules"
-    path.write_text(RULES)
+    path.write_text(rules)
     fast = rulesdsl.load(path, players=3)
     slow = compile_program(check(rulesdsl.parse_files(path), 3, {}), shortcuts=False)
     return fast, slow
@@ -177,3 +177,22 @@ def test_a_count_over_a_list_is_not_taken_for_a_zone(tmp_path):
             i = rng.randrange(a.num_moves())
             a.apply_index(i)
             b.apply_index(i)
+
+
+def test_joined_counts_whose_test_reads_the_state(tmp_path):
+    """A joined count whose test reads more than the card (a variable of the game; pairs of such)
+    is filled by the expression writer's count before the loop (domains.value): the plain options."""
+    rules = RULES.replace("action flag {", """action seen_twice {
+    choose v in distinct((me.hand where it.n != tally).n) where count(me.hand where it.n != tally and it.n == v) >= 2
+    tally = tally + 1
+}
+action flag {""")
+    assert rules != RULES
+    fast, slow = _both(tmp_path, rules)
+    for seed in range(20):
+        games, rng = (fast.new_game(seed), slow.new_game(seed)), random.Random(seed)
+        while not games[0].is_over:
+            assert games[0].options == games[1].options and games[0].move_texts() == games[1].move_texts()
+            i = rng.randrange(games[0].num_moves())
+            for st in games:
+                st.apply_index(i)

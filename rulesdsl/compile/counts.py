@@ -144,28 +144,23 @@ class CountWriter:
         if where is None:
             return "_i90001", [], [], None, []
         sc, dw = self.c.source, self.c.domains
-        pre: list[str] = []
-        static: list[list] = []
-        eq: tuple[list, str] | None = None
-        dynamic: list[str] = []
 
-        def split_test(inner: dict[int, str], hoisted) -> str:
-            nonlocal eq
-            pre[:], _, ready = dw.worked_out(hoisted, {}, None, whole=True)
+        def split_test(inner: dict[int, str], hoisted) -> tuple:
+            pre, _, ready = dw.worked_out(hoisted, whole=True)
             var = inner[self.c.p.slots[id(where)]]
+            static: list[list] = []
+            eq, dynamic = None, []
             for t in terms(sc, split(where.cond, "and", sc.hoisted), inner, var):
+                side = dw.eq_ready(t, ready) if not dynamic and t.values is None and eq is None else None
                 if not dynamic and t.values is not None:
                     static.append(t.values)  # (before any test that may fail: may be tested first)
-                    continue
-                side = dw.eq_ready(t, ready) if not dynamic and eq is None else None
-                if side is not None:
+                elif side is not None:
                     eq = side
-                    continue
-                dynamic.append(t.src)
-            return var
+                else:
+                    dynamic.append(t.src)
+            return var, pre, static, eq, dynamic
 
-        var = sc.loop(where, {}, split_test)[2]
-        return var, pre, static, eq, dynamic
+        return sc.loop(where, {}, split_test)[2]
 
     def by_value(self, keys: list, faces: list[int], one: bool) -> tuple[str, bool, list[list[int]]]:
         """A table from each key (a value per card) among `faces` to its face if each has one and

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from functools import cache
 from typing import NamedTuple
 
 from .. import ast
@@ -280,7 +279,7 @@ class DomainWriter:
         # Pairs, as card games ask (count >= 2): the table marks a key seen again (`t[k] = k in t`).
         pairs = bool(table) and vc.op in (">=", ">") and sc.known_int(vc.k) == (2 if vc.op == ">=" else 1)
         cond = None if table else sc.src(e.cond, inner)
-        pre, scans, ready = self.worked_out(hoisted, items, table if pairs else None)
+        pre, scans, ready = self.worked_out(hoisted, table if pairs else None)
         if table:  # the counts' keys, each key's count with it, a local (read twice, never fails)
             n = self.fresh("n")
             with sc.scope({**sc.hoisted, id(vc.count): Src(n, reads=True)}, sc.joins):
@@ -301,7 +300,7 @@ class DomainWriter:
         safe = seq.safe and sc.safe(e.cond, frozenset([slot]))
         return seq.inside(lines, seq.depth + 1, pre=pre, var=var, safe=safe, scans=scans + seq.scans, binds=binds)
 
-    def worked_out(self, hoisted, items: dict[int, str], pairs: str | None, whole: bool = False):
+    def worked_out(self, hoisted, pairs: str | None = None, whole: bool = False):
         """(lines, scans, ready): the lines setting the values a loop's test reads worked out before
         it, the scans filling its joined counts' tables (table `pairs` marking keys seen again; with
         `whole`, none: each table filled in one go), the names the lines set."""
@@ -309,10 +308,7 @@ class DomainWriter:
         scans: list[Scan] = []
         ready = set()
         for name, src in hoisted:
-            if whole and name in self.sc.join_parts:  # (filled in one go: no scan written to be dropped)
-                lines, scan = [f"{name} = {src}"], None
-            else:
-                lines, scan = self.value(name, src, name == pairs, items)
+            lines, scan = self.value(name, src, name == pairs, whole)
             pre += lines
             if scan is not None:
                 scans.append(scan)
@@ -342,25 +338,21 @@ class DomainWriter:
             nonlocal eq, run
             if run or eq is not None:
                 ok = [all(t.values[c] for t in run) for c in range(self.g.ncards)]
-                pieces.append(f"({self.truth(ok, var) if eq is None else self.in_set(eq, ok, var, pre, pre)})")
+                pieces.append(f"({self.truth(ok, var) if eq is None else self.in_set(eq, ok, var, pre)})")
             run, eq = [], None
 
         for t in ts:
             if t.values is not None:
                 run.append(t)
                 continue
-            more: list[str] = []  # (its sets' lines go after those of the terms before it)
-            either = self.or_test(t, var, ready, more, pre)
-            if either is not None:
-                flush()
-                pieces.append(f"({either})")
-                pre += more
-                continue
             side = self.eq_ready(t, ready)
             if side is None or eq is not None:
-                flush()
+                flush()  # (before an `or`'s sets: their lines go after those of the terms before it)
+            either = None if side is not None else self.or_test(t, var, ready, pre)
             if side is not None:
                 eq = side
+            elif either is not None:
+                pieces.append(f"({either})")
             else:
                 pieces.append(t.src)
                 plain += 1
@@ -372,7 +364,7 @@ class DomainWriter:
             return str(all(ok))
         return f"{self.sc.const(self.sc.shared(('truth', tuple(ok)), lambda: tuple(ok)))}[{var}]"
 
-    def or_test(self, t: Term, var: str, ready: set[str], pre: list[str], owner: list[str]) -> str | None:
+    def or_test(self, t: Term, var: str, ready: set[str], pre: list[str]) -> str | None:
         """`A or B ...`, each part of the card's tables or `T[card] == v`: a look-up a part (those of the
         card alone as one), in any order since none can fail; else None."""
         if not (isinstance(t.node, ast.Binary) and t.node.op == "or") or id(t.node) in self.sc.hoisted:
@@ -387,11 +379,11 @@ class DomainWriter:
         if alone and all(ok):
             return "True"
         out = [self.truth(ok, var)] if any(ok) else []
-        return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre, owner) for side in eqs])
+        return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre) for side in eqs])
 
-    def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str], owner: list[str]) -> str:
+    def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str]) -> str:
         """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
-        (once for `owner`'s lines, whatever the item's name)."""
+        (once for those lines, whatever the item's name)."""
         keys, value = eq
         sets: dict = {}
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
@@ -399,12 +391,12 @@ class DomainWriter:
                 sets.setdefault(k, []).append(c)
         table = self.sc.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
                                lambda: {k: frozenset(v) for k, v in sets.items()})
-        made = self.sets.get((id(owner), id(table), value))
+        made = self.sets.get((id(pre), id(table), value))
         if made is not None:  # (the same test written again for another item's name: a loop shared)
             return f"{var} in {made[0]}"
         empty = self.sc.const(self.sc.shared(("empty",), frozenset))
         name = self.fresh("s")
-        self.sets[id(owner), id(table), value] = name, owner
+        self.sets[id(pre), id(table), value] = name, pre
         # (a value that cannot be a key, a list, equals none of them)
         pre += [f"try: {name} = {self.sc.const(table)}.get({value}, {empty})", f"except TypeError: {name} = {empty}"]
         return f"{var} in {name}"
@@ -449,9 +441,11 @@ class DomainWriter:
         return ref is not None and (ref[0] == "var" or (ref[0] == "local" and ref[1] not in items))
 
     # -- values worked out before a loop
-    def value(self, name: str, src: str, pairs: bool, items) -> tuple[list[str], Scan | None]:
-        """Lines setting `name` to a hoisted value; for a joined count's table, the scan filling it
-        (`pairs`: marking keys seen again)."""
+    def value(self, name: str, src: str, pairs: bool, whole: bool = False) -> tuple[list[str], Scan | None]:
+        """Lines setting `name` to a hoisted value; a joined count's table filled by a scan (`pairs`:
+        marking keys seen again) where each card's key and test are its own, unless filled in one go
+        (`whole`: no scan written to be dropped); else by the expression writer's count (no game has
+        another: speed work for none)."""
         j = self.sc.join_parts.get(name)
         if j is None:
             node = self.sc.hoist_nodes.get(name)
@@ -459,34 +453,19 @@ class DomainWriter:
                 if node is not None:
                     return self.scalar(name, node), None
             return [f"{name} = {src}"], None
-        sc = self.sc
-        slot = self.c.p.slots[id(j.where)]
+        spec = self.sc.zone_spec(j.where.seq)
+        cards = not whole and spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != GRID
+        keys = card_values(self.sc, j.key_src, j.var) if cards else None
+        passing = None if keys is None else self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
+        if passing is None:
+            marks = [f"{name} = {{_k: _n > 1 for _k, _n in {name}.items()}}"] if pairs else []
+            return [f"{name} = {src}", *marks], None
         k = self.fresh("k")
         add = [f"{name}[{k}] = {k} in {name}"] if pairs else \
             [f"if {k} in {name}: {name}[{k}] += 1", f"else: {name}[{k}] = 1"]
-        spec = sc.zone_spec(j.where.seq)
-        cards = spec is not None and self.g.zone_shape[self.g.zone_base[spec]] != GRID
-        if cards:
-            keys = card_values(sc, j.key_src, j.var)
-            passing = self.truths(j.test, j.var) if j.test else [True] * self.g.ncards
-            if keys is not None and passing is not None:
-                t, m = self.marked(keys, passing)
-                return [f"{name} = {{}}"], Scan(j.seq, j.var, lambda i: [
-                    f"{k} = {t}[{i}]", f"if {k} is not {m}:", *("    " + line for line in add)])
-
-        more: list[str] = []
-
-        def body(i: str) -> list[str]:
-            at = {**items, slot: i}
-            ts = terms(sc, j.rest, at, i)
-            tested = (self.card_test(ts, i, set(), more) if cards else None) \
-                or " and ".join(f"({t.src})" for t in ts)
-            ind = "    " if ts else ""
-            return [*([f"if {tested}:"] if ts else []), f"{ind}{k} = {sc.src(j.key, at)}", *(ind + a for a in add)]
-
-        write = cache(body)
-        write(j.var)  # (now: the sets its test reads are found in `more`, for any item's name)
-        return [f"{name} = {{}}", *more], Scan(j.seq, j.var, write)
+        t, m = self.marked(keys, passing)
+        return [f"{name} = {{}}"], Scan(j.seq, j.var, lambda i: [
+            f"{k} = {t}[{i}]", f"if {k} is not {m}:", *("    " + line for line in add)])
 
     def marked(self, keys: list, passing: list[bool]) -> tuple[str, str]:
         """A table of each card's key, or a mark where it does not pass (one look-up a card), and the mark."""

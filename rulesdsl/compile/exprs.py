@@ -21,7 +21,7 @@ from ..engine.constants import GRID
 from .counts import CountWriter
 from .loops import Join, LoopWriter
 from .runtime import RUNTIME
-from .source import ENV, ST, UNKNOWN, Lookup, Src, code_of, env_list, named, naming, paren, pure
+from .source import ENV, ST, UNKNOWN, Src, code_of, env_list, named, naming, paren, pure
 from .tree import MAX_RANGE, _descendants_nodes, split
 
 __all__ = ["SourceCompiler"]
@@ -55,7 +55,6 @@ class SourceCompiler(LoopWriter):
         self.known: set[str] = set()
         self.join_parts: dict[str, Join] = {}  # per joined table: what it counts
         self.hoist_nodes: dict[str, ast.Expr] = {}  # per name of a value worked out before a loop: its node
-        self.item_uses: list[str] = []  # items read so far, in order (does a lookup's value read its item?)
         self._temps = self.spread_vars = 0  # names bound by `:=`, items of each_define, so far
         self.local_reads = 0  # reads of the locals so far: see reading
         self._named: dict[tuple, str] = {}  # (node, naming, known) -> source in that naming
@@ -198,7 +197,6 @@ class SourceCompiler(LoopWriter):
         if kind == "local":
             if ref[1] in items:
                 item = items[ref[1]]
-                self.item_uses.append(item)
                 return item if isinstance(item, Src) else Src(item, reads=True, item=True)
             return Src(self.local(ref[1]), reads=True, read=True)
         if kind == "const":
@@ -332,7 +330,7 @@ class SourceCompiler(LoopWriter):
     def card_attr(self, table: str, obj: Src) -> Src:
         """`table[card]`, none for no card."""
         if obj.item or obj.number:  # an item, a constant: never none
-            return Src(f"{table}[{obj}]", item_read=(table, obj) if obj.item else None)
+            return Src(f"{table}[{obj}]")
         if pure(obj):
             return f"({table}[{obj}] if {obj} is not None else None)"
         if obj.end is not None and pure(obj.end[1]):  # the attribute of `top(S)` or `bottom(S)`
@@ -428,7 +426,6 @@ class SourceCompiler(LoopWriter):
         if alternatives is not None:
             return alternatives
         a = self.src(e.left, items)
-        uses = len(self.item_uses)
         with self.knowing(a.guarded if e.op == "and" else None):  # `x != none and ... x.hand ...`
             b = self.src(e.right, items)
         op = {"/": "//"}.get(e.op, e.op)
@@ -442,10 +439,6 @@ class SourceCompiler(LoopWriter):
         text = f"({a} {op} {b})"
         if op == "is not":
             return Src(text, guarded=a)
-        if op == "==" and a.item_read is not None:
-            known = self.known_value(e.right)
-            return Src(text, lookup=Lookup(*a.item_read, b, known, known is not None or id(e.right) in self.hoisted,
-                                           a.item_read[1] in self.item_uses[uses:]))
         return Src(text, reads=op in ("+", "-", "%") and a.reads and b.reads)
 
     def one_of(self, e: ast.Binary, items) -> str | None:
@@ -480,8 +473,7 @@ class SourceCompiler(LoopWriter):
         k = self.c.g.kind_names.index(e.kind)
         kinds = self.const(self.c.g.card_kind)
         if x.item or x.number:  # an item, a constant: never none
-            text = f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
-            return Src(text, lookup=Lookup(kinds, x, str(k), k, True, False) if x.item and not e.negate else None)
+            return f"({kinds}[{x}] {'!=' if e.negate else '=='} {k})"
         first, c = self.once(x)
         if e.negate:
             return f"({first} is None or {kinds}[{c}] != {k})"

@@ -17,7 +17,7 @@ from .. import ast
 from ..checker import BOOL, CARD, INT, PLAYER, STR, ZONE
 from ..engine.constants import GRID, STACK
 from .domains import builtin, is_local
-from .source import Lookup, NoSource, Src, env_list, grid_places, naming, paren, pure
+from .source import NoSource, Src, env_list, grid_places, naming, paren, pure
 from .tree import _children, _descendants_nodes, _worth_caching, locals_read, sides, split
 
 
@@ -76,7 +76,7 @@ class LoopWriter:
         return None if value is None else max(value - (c.op == "<"), 0)
 
     def scan(self, f: str, w: ast.Where, items) -> str:
-        var, seq, cond, hoisted = self.loop(w, items)
+        var, seq, (cond, found), hoisted = self.loop(w, items, partial(self.look_up, w))
         eager = self.short(w)
         n = self.c.g.players
         if not hoisted and self.fast and isinstance(w.seq, ast.PlayersExpr) \
@@ -90,11 +90,9 @@ class LoopWriter:
                 if self.player(w.seq.start, start, "players from") is start:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
-        lookup = cond.lookup
         if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None \
-                and lookup is not None and lookup.item == var and not lookup.reads_item \
-                and (lookup.settled or pure(lookup.value)):
-            return self.matching(f, lookup, seq)
+                and found is not None and (found[3] or pure(found[1])):
+            return self.matching(f, found, seq)
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
     def scan_body(self, f: str, var: str, seq: str, cond: str, first: str, eager: bool) -> str:
@@ -130,22 +128,37 @@ class LoopWriter:
         spec = self.zone_spec(w.seq) if isinstance(w, ast.Where) and id(w) not in self.hoisted else None
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
             return None
-        var, seq, cond, hoisted = self.loop(w, {})
-        lookup = cond.lookup
-        some = pure(seq) and lookup is not None and lookup.item == var and (lookup.settled or lookup.value.read)
-        lines = [*(f"{n} = ({v})" for n, v in hoisted), f"if {self.matching('any', lookup, seq) if some else True}:"]
+        var, seq, (cond, found), hoisted = self.loop(w, {}, partial(self.look_up, w))
+        some = pure(seq) and found is not None and (found[3] or found[1].read)
+        lines = [*(f"{n} = ({v})" for n, v in hoisted), f"if {self.matching('any', found, seq) if some else True}:"]
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
-    def matching(self, f: str, lookup: Lookup, seq: str) -> str:
-        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value; for a value
-        known now, one set operation with the cards that have it (three times quicker than `map`)."""
-        table, value, want = naming().bound_consts(self.names)[lookup.table], lookup.value, lookup.known
-        if want is not None and isinstance(table, (list, tuple)) and len(table) == self.c.g.ncards:
+    def look_up(self, w: ast.Where, inner: dict[int, str], hoisted=()) -> tuple[str, tuple | None]:
+        """C's source, and if C is `it.x == v` or `it is K` (v not reading the item), C as a look-up of
+        the item in a card's table: (the table, v, v's value if known now, v known or worked out first)."""
+        c, slot, g = w.cond, self.c.p.slots[id(w)], self.c.g
+        cond = self.src(c, inner)
+        if isinstance(c, ast.IsKind) and not c.negate and is_local(self.c, c.operand, slot):
+            k = g.kind_names.index(c.kind)
+            return cond, (g.card_kind, str(k), k, True)
+        if not (isinstance(c, ast.Binary) and c.op == "==" and isinstance(c.left, ast.Attr) and c.left.name in g.attrs
+                and is_local(self.c, c.left.obj, slot) and self.type(c.left.obj) == CARD
+                and not isinstance(c.right, ast.NoneLit) and slot not in locals_read(self.c.p.refs, c.right)):
+            return cond, None
+        known = self.known_value(c.right)
+        return cond, (g.attrs[c.left.name], self.src(c.right, inner), known,
+                      known is not None or id(c.right) in self.hoisted)
+
+    def matching(self, f: str, found: tuple, seq: str) -> str:
+        """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value (look_up); for
+        a value known now, one set operation with the cards that have it (three times quicker than `map`)."""
+        table, value, want, _ = found
+        if want is not None and len(table) == self.c.g.ncards:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))
             return {"any": f"(not {cards}.isdisjoint({seq}))", "empty": f"{cards}.isdisjoint({seq})",
                     "count": f"len({cards}.intersection({seq}))"}[f]
-        values = f"map({lookup.table}.__getitem__, {seq})"
+        values = f"map({self.const(table)}.__getitem__, {seq})"
         return {"any": f"({value} in {values})", "empty": f"({value} not in {values})",
                 "count": f"list({values}).count({value})"}[f]
 

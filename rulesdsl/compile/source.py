@@ -10,18 +10,6 @@ from functools import lru_cache
 from types import CodeType
 from typing import NamedTuple
 
-
-class Lookup(NamedTuple):
-    """A test written as `(table[item] == value)`, as the writer knows it (so no one matches it)."""
-
-    table: str  # the table's name (a constant of the generated code)
-    item: str  # the loop's item
-    value: str  # the value's source
-    known: int | str | None  # the value, if written as a number or a plain string
-    settled: bool  # known, or worked out before the loop (`_h...`): nothing to read per item
-    reads_item: bool  # the value reads the item itself (`it.x == it.y`)
-
-
 UNKNOWN = object()  # no value known when the rules load (SourceCompiler.fixed_value)
 
 
@@ -172,8 +160,6 @@ class Src(str):
     places = None  # a grid's cards: the source of its places (empty ones too)
     iterated = None  # the same values, cheaper only to iterate (no list made)
     guarded = None  # `x is not None`: x's source
-    item_read = None  # `T[i]`: (T, i), a table's entry for an item
-    lookup = None  # `(T[i] == v)`
     search = None  # `next((i for i in S if C), None)`: (i, "in S if C")
     inner = None  # `(x)`: x
     truth = None  # `True if X else False`: X, for where only its truth is read
