@@ -21,6 +21,15 @@ from .source import NoSource, Src, env_list, grid_places, naming, paren, pure
 from .tree import _children, _descendants_nodes, _worth_caching, locals_read, sides, split
 
 
+class LookUp(NamedTuple):
+    """A loop's test `it.x == v` or `it is K` read as a look-up of the item in a card's table."""
+
+    table: list | tuple  # the card's table (an attribute's values, or the cards' kinds)
+    value: str  # v's source
+    known: object  # v's value if known when the rules load, else None
+    settled: bool  # v known, or worked out before the loop: nothing to read per item
+
+
 class Join(NamedTuple):
     """A count joined into one table before its loop: the values of `key` of `seq`'s items that pass `test`."""
 
@@ -91,7 +100,7 @@ class LoopWriter:
                     return scan
                 return f"(_fail(\"cannot read 'players from' of a player who is none\") if {start} is None else {scan})"
         if f in ("count", "any", "empty") and not hoisted and self.fast and self.zone_spec(w.seq) is not None \
-                and found is not None and (found[3] or pure(found[1])):
+                and found is not None and (found.settled or pure(found.value)):
             return self.matching(f, found, seq)
         return self.over(seq, lambda s, first="": self.scan_body(f, var, s, cond, first, eager), hoisted)
 
@@ -129,30 +138,30 @@ class LoopWriter:
         if spec is None or g.zone_shape[g.zone_base[spec]] == GRID:
             return None
         var, seq, (cond, found), hoisted = self.loop(w, {}, partial(self.look_up, w))
-        some = pure(seq) and found is not None and (found[3] or found[1].read)
+        some = pure(seq) and found is not None and (found.settled or found.value.read)
         lines = [*(f"{n} = ({v})" for n, v in hoisted), f"if {self.matching('any', found, seq) if some else True}:"]
         return lines, self.over(seq, lambda s: f"[{var} for {var} in {s} if {cond}]")
 
-    def look_up(self, w: ast.Where, inner: dict[int, str], hoisted=()) -> tuple[str, tuple | None]:
+    def look_up(self, w: ast.Where, inner: dict[int, str], hoisted=()) -> tuple[str, LookUp | None]:
         """C's source, and if C is `it.x == v` or `it is K` (v not reading the item), C as a look-up of
-        the item in a card's table: (the table, v, v's value if known now, v known or worked out first)."""
+        the item in a card's table."""
         c, slot, g = w.cond, self.c.p.slots[id(w)], self.c.g
         cond = self.src(c, inner)
         if isinstance(c, ast.IsKind) and not c.negate and is_local(self.c, c.operand, slot):
             k = g.kind_names.index(c.kind)
-            return cond, (g.card_kind, str(k), k, True)
+            return cond, LookUp(g.card_kind, str(k), k, True)
         if not (isinstance(c, ast.Binary) and c.op == "==" and isinstance(c.left, ast.Attr) and c.left.name in g.attrs
                 and is_local(self.c, c.left.obj, slot) and self.type(c.left.obj) == CARD
                 and not isinstance(c.right, ast.NoneLit) and slot not in locals_read(self.c.p.refs, c.right)):
             return cond, None
         known = self.known_value(c.right)
-        return cond, (g.attrs[c.left.name], self.src(c.right, inner), known,
-                      known is not None or id(c.right) in self.hoisted)
+        return cond, LookUp(g.attrs[c.left.name], self.src(c.right, inner), known,
+                            known is not None or id(c.right) in self.hoisted)
 
-    def matching(self, f: str, found: tuple, seq: str) -> str:
+    def matching(self, f: str, found: LookUp, seq: str) -> str:
         """`any`, `empty` or `count` of a zone's cards whose entry in a table is a value (look_up); for
         a value known now, one set operation with the cards that have it (three times quicker than `map`)."""
-        table, value, want, _ = found
+        table, value, want = found.table, found.value, found.known
         if want is not None and len(table) == self.c.g.ncards:
             cards = self.const(self.shared(("cards", id(table), want),
                                            lambda: frozenset(c for c, v in enumerate(table) if v == want)))

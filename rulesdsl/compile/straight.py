@@ -167,6 +167,8 @@ class StraightWriter:
         if isinstance(s, ast.End) and not ends_hook(self.unit_name, s.what):
             # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
             return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
+        if not isinstance(s, ast.Return | ast.End):  # (a control statement given no straight form)
+            raise NoStraight(f"a {type(s).__name__} statement")
         self.returns = True  # (`return`, or an `end` that ends the hook it is in)
         return [f"{ind}return"]
 
