@@ -67,8 +67,7 @@ class LoopWriter:
         first = self.first_places(e)
         if first is not None:  # `Z where place(it) <= k`: one slice, no search for each card's place
             var = f"_i{self.c.p.slots[id(e)]}"
-            zone = self.src(e.seq, items)
-            places = zone.places or zone  # a grid's places, empty ones too
+            places = grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
             return self.over(places, lambda s: f"[{var} for {var} in {s}[:{first}] if {var} is not None]")
         var, seq, cond, hoisted = self.loop(e, items)
         return self.over(seq, lambda s, first="": f"[{var} for {first}{var} in {s} if {cond}]", hoisted)
