@@ -209,13 +209,9 @@ class SourceCompiler(LoopWriter):
             return Src(f"{naming().name(kind + 's')}[{base}]", reads=True, read=True)
         if kind == "zone":
             return self.zone(g.zone_base[ref[1]], Src(f"{ST.zones}[{g.zone_base[ref[1]]}]", reads=True))
-        if kind == "define":
-            info = self.c.p.defines[ref[1]]
-            if not info.params and self.fast:  # reading no locals (its `where`s are loops): the same in place
-                src, reads = self.reading(lambda: self.src(info.expr, {}))
-                if not reads and len(src) < 2000:
-                    return paren(src)
-            return f"{self.const(self.define_body(ref[1], value=True))}(st)"
+        if kind == "define":  # (of no parameters: reading no locals, its `where`s are loops, the same in place)
+            return self.in_place(self.c.p.defines[ref[1]].expr, {}) \
+                or f"{self.const(self.define_body(ref[1], value=True))}(st)"
         assert kind == "builtin", ref
         name = ref[1]
         if name == "others":

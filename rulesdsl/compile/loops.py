@@ -38,8 +38,6 @@ class Join(NamedTuple):
     seq: str
     test: str
     key_src: str
-    key: ast.Expr
-    rest: list[ast.Expr]
 
 
 MAX_WRITTEN = 8  # players: up to this many, a scan over them (`first(players where ...)`) is written seat by seat
@@ -69,8 +67,7 @@ class LoopWriter:
         first = self.first_places(e)
         if first is not None:  # `Z where place(it) <= k`: one slice, no search for each card's place
             var = f"_i{self.c.p.slots[id(e)]}"
-            zone = self.src(e.seq, items)
-            places = zone.places or zone  # a grid's places, empty ones too
+            places = grid_places(self.src(e.seq, items))  # a grid's places, empty ones too
             return self.over(places, lambda s: f"[{var} for {var} in {s}[:{first}] if {var} is not None]")
         var, seq, cond, hoisted = self.loop(e, items)
         return self.over(seq, lambda s, first="": f"[{var} for {first}{var} in {s} if {cond}]", hoisted)
@@ -267,7 +264,7 @@ class LoopWriter:
                 key_src, seq = self.src(key, inner), self.loop_seq(w, items)
                 tail = f" if {test}])" if test else "])"
                 hist = self.over(seq, lambda s, head=f"_hist([{key_src} for {var} in ", tail=tail: head + s + tail)
-                return hist, value, Join(w, var, seq, test, key_src, key, rest)
+                return hist, value, Join(w, var, seq, test, key_src)
         return None
 
     def short(self, w: ast.Where) -> bool:
@@ -410,14 +407,16 @@ class LoopWriter:
     def inline_define(self, info, args: list[str], of_items: bool) -> str | None:
         """A define applied to loop items (`fits(c)` in a `where`) written in place: no call, no list
         of locals (not where a loop inside it hides an item)."""
+        hidden = {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)}
+        if not args or not of_items or hidden & set(args):
+            return None
+        return self.in_place(info.expr, dict(enumerate(args)))
+
+    def in_place(self, body: ast.Expr, items: dict[int, str]) -> str | None:
+        """A define's body written where it is used, if it reads no locals and is not long: no call."""
         if not self.fast:
             return None  # (the plain reference calls the define's body)
-        if not args or len(args) != len(info.params) or not of_items:
-            return None
-        if {f"_i{self.c.p.slots[id(n)]}" for n in _descendants_nodes(info.expr) if isinstance(n, ast.Where)} \
-                & set(args):
-            return None
-        src, reads = self.reading(lambda: self.src(info.expr, dict(enumerate(args))))
+        src, reads = self.reading(lambda: self.src(body, items))
         return paren(src) if not reads and len(src) < 2000 else None
 
     def each_define(self, info, e: ast.Call, spread: int, items) -> str:
@@ -440,11 +439,7 @@ class LoopWriter:
         and its own `:=` names (no call, no state) and fails for no card; else None."""
         if not self.fast:
             return None
-        try:
-            tree = pyast.parse(src, mode="eval")
-        except SyntaxError:
-            return None
-        nodes = list(pyast.walk(tree))
+        nodes = list(pyast.walk(pyast.parse(src, mode="eval")))
         names = naming().bound_consts(self.names)  # (`_K33` for `_k33` in a straight function)
         own = {n.target.id for n in nodes if isinstance(n, pyast.NamedExpr)}
         for n in nodes:
