@@ -164,9 +164,10 @@ def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
     code = game.codes[code_id]
     lines: list[Item] = []
     owners: list[int] = []
-    to = pc
-    for _ in range(MAX_BLOCK):
-        k = to
+    k = pc
+    emitted = 0
+    while True:
+        emitted += 1
         kind = code.kinds[k]
         body = op_lines(code.srcs[k])
         follow = kind == JUMP and _size(lines) < MAX_LINES  # a jump to a known place: write on from there
@@ -175,11 +176,11 @@ def _region(game, code_id: int, pc: int) -> tuple[list[Item], list[int], int]:
         owners += [k] * len(body)
         if kind in (JUMP, CONTROL) and not follow:
             return lines, owners, to
-        if to >= len(code.kinds):
-            break
-    lines.append(Goto(to))
-    owners.append(k if not follow else owners[-1] if owners else pc)
-    return lines, owners, to
+        if emitted >= MAX_BLOCK or to >= len(code.kinds):
+            lines.append(Goto(to))
+            owners.append(k if not follow else owners[-1] if owners else pc)
+            return lines, owners, to
+        k = to
 
 
 def _written(lay: _Layout, items: list[Item], owners: list[int]) -> tuple[list[str], list[int]]:
@@ -219,14 +220,18 @@ def _exit(lay: _Layout, item: Exit, owner: int) -> list[str]:
 
 
 def _jump(lay: _Layout, t: int) -> str:
-    """Going on at op t, as one line: the code's end (its return, or a leaf's end) taken at once, as
-    its own op takes it (`_exit`); `continue` to the block's own start; else t returned to the machine."""
+    """Going on at op t, as one statement: a `break` at a leaf's end written in place; the code's
+    return at once; `continue` to the block's own start; else t returned to the machine."""
     srcs = lay.game.codes[lay.code_id].srcs
     write = srcs[t] if t < len(srcs) else None  # (the code's return is known by its writer)
-    if write is write_pop or write is write_leaf_done:
-        return "; ".join(_exit(lay, Pop() if write is write_pop else LeafDone(), t))
-    if lay.leaf:  # (a leaf written in place goes nowhere but to its end)
-        raise _NoInline
+    if lay.leaf:
+        if write is not write_leaf_done:
+            raise _NoInline
+        return "break"
+    if write is write_pop:
+        return f"return (st.stack.pop(), {STACKED if lay.kept else RELOAD})[1]"
+    if write is write_leaf_done:
+        return f"return {LEAF_DONE}"
     if lay.kept and t == lay.pc:
         lay.looped[0] = True
         return "continue"
