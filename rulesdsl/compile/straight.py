@@ -68,18 +68,17 @@ class StraightWriter:
     def unit(self, code_id: int) -> list[str]:
         """A function of the unit's locals, each a Python local (`_e3`), its arguments first."""
         n = self.g.codes[code_id].nlocals
-        naming = Naming(None, "_e")
-        lines = self.unit_lines(code_id, naming)
+        binds, lines = self.bound(Naming(None, "_e"), lambda naming: self.unit_lines(code_id, naming))
         if self.units[code_id][1] != "procedure" and not self.returns:
             self.inline.add(code_id)  # (a procedure is always called)
-        binds, lines = self.bound(naming, lines, lambda naming: self.unit_lines(code_id, naming))
         return [f"def _sp_{code_id}(st, rec{''.join(f', _e{i}=None' for i in range(n))}):", *binds, *lines, ""]
 
-    def bound(self, counted: Naming, lines: list[str], write, main: bool = False) -> tuple[list[str], list[str]]:
-        """The lines binding what `lines` (written in `counted`) read often, and `write`'s lines in the
-        naming that reads them bound: a steady field read twice (no writer stores one), a constant read
-        thrice, in the game's loop the current seat if only the turn's start sets it."""
+    def bound(self, counted: Naming, write, main: bool = False) -> tuple[list[str], list[str]]:
+        """The lines binding what `write`'s lines (written in `counted` first) read often, and its lines
+        in the naming that reads them bound: a steady field read twice (no writer stores one), a constant
+        read thrice, in the game's loop the current seat if only the turn's start sets it."""
         consts = self.c.source.const_names
+        lines = write(counted)
         fields_read, names_read = read_counts("def _f():\n" + "\n".join(lines))
         reads: Counter = fields_read + Counter({k: n for k, n in names_read.items() if k in consts})
         fields = [f for f in _STEADY if reads[f] > 1]
@@ -120,10 +119,6 @@ class StraightWriter:
     def body(self, stmts, ind: str) -> list[str]:
         return [line for s in stmts for line in self.stmt(s, ind)]
 
-    def cond(self, e: ast.Expr) -> str:
-        """A statement's test or argument as compiled for the statement's op."""
-        return self.c.source.inline(self.c.parts[id(e)])
-
     def plain(self, code, k: int, ind: str) -> list[str]:
         """The lines of op k, a PLAIN op (they neither jump nor return), as the machine's blocks run
         them, at indent `ind`."""
@@ -133,7 +128,7 @@ class StraightWriter:
         return self.body(stmts, ind) or [ind + "pass"]
 
     def stmt(self, s: ast.Stmt, ind: str) -> list[str]:
-        local = self.c.source.local
+        local, src = self.c.source.local, self.c.expr_src
         inner = ind + "    "
         if not isinstance(s, _CONTROL):
             code, start, end = self.c.stmt_ops[id(s)]
@@ -141,10 +136,10 @@ class StraightWriter:
         if isinstance(s, ast.If):
             out = []
             for i, (cond, body) in enumerate(s.branches):
-                out += [f"{ind}{'if' if i == 0 else 'elif'} {_test(self.cond(cond))}:", *self.block(body, inner)]
+                out += [f"{ind}{'if' if i == 0 else 'elif'} {_test(src(cond))}:", *self.block(body, inner)]
             return out if s.orelse is None else [*out, f"{ind}else:", *self.block(s.orelse, inner)]
         if isinstance(s, ast.While):
-            return [f"{ind}while {_test(self.cond(s.cond))}:", *self.body(s.body, inner), *spent("1", inner)]
+            return [f"{ind}while {_test(src(s.cond))}:", *self.body(s.body, inner), *spent("1", inner)]
         if isinstance(s, (ast.ForEach, ast.Repeat)):
             code, start, _ = self.c.stmt_ops[id(s)]
             first = self.plain(code, start, ind)
@@ -156,7 +151,7 @@ class StraightWriter:
         if isinstance(s, ast.Break):
             return [f"{ind}break"]
         if isinstance(s, ast.CallStmt):
-            return [f"{ind}_sp_{self.c.proc_codes[s.func]}({', '.join(['st', 'rec', *map(self.cond, s.args)])})"]
+            return [f"{ind}_sp_{self.c.proc_codes[s.func]}({', '.join(['st', 'rec', *map(src, s.args)])})"]
         if isinstance(s, ast.Choose):
             return self.choose(s, ind)
         if isinstance(s, ast.Secretly):  # its statements, then its locals forgotten (its last op)
@@ -165,8 +160,7 @@ class StraightWriter:
         if isinstance(s, ast.Race):
             return self.race(s, ind)
         if isinstance(s, ast.End) and not ends_hook(self.unit_name, s.what):
-            # (`end game` in `round end` goes to the game's end at once, as the machine's `end`.)
-            return [f"{ind}raise _End({'over' if self.unit_name == 'round end' else s.what!r})"]
+            return [f"{ind}raise _End({s.what!r})"]
         if not isinstance(s, ast.Return | ast.End):  # (a control statement given no straight form)
             raise NoStraight(f"a {type(s).__name__} statement")
         self.returns = True  # (`return`, or an `end` that ends the hook it is in)
@@ -215,8 +209,7 @@ class StraightWriter:
 
     def main(self) -> list[str]:
         """The game's loop from a turn's decision to the game's end, as Compiler._main lays it out."""
-        naming = Naming()
-        binds, lines = self.bound(naming, self.main_lines(naming), self.main_lines, main=True)
+        binds, lines = self.bound(Naming(), self.main_lines, main=True)
         # Hands counted by face (counts.py) are counted anew as the run begins, and the counts go
         # with its end (a run that stops leaves them to the state the machine goes back to).
         counting = ["    st.counts = st.game.count_cards(st)", "    try:", "        _sp_run(st, rec)", "    finally:",
@@ -228,8 +221,6 @@ class StraightWriter:
             c, p = self.c, self.p
             # A straight run begins at a turn's decision, or in a game without actions (which has
             # none) at a turn's start, before the next seat is found (Compiler._main).
-            options = [*c.turn_options_lines(), "_v = opts"] if p.actions else []
-            counted = self.counted_options() if p.actions else None
             seat = [_TURN + "    " + line for line in c.turn_seat(STRAIGHT_RUN)]
             if p.actions:  # (resumed at the decision: the turn's start ran on the machine)
                 begin = [_TURN + "if resumed:", _TURN + "    resumed = False", _TURN + "else:", *seat,
@@ -252,20 +243,16 @@ class StraightWriter:
                 "            while True:",  # a turn
                 "                try:",  # `end turn` in the turn's start or its action: to the turn's end
                 *begin,
-                *(self.turn(counted, options) if p.actions else []),
+                *(self.turn() if p.actions else []),
                 "                except _End as e:",
                 "                    if e.what != 'turn': raise",
                 *self.ended("turn end", "                "),
                 *checks,
                 "        except _End as e:",
                 "            what = e.what",
-                "        if what == 'round':",
-                *self.ended("round end", "            ", False),
-                *(f"            if {e}:\n                what = 'over'" for e in game_ends),
-                "            if what == 'round':",
-                "                continue",
-                "        if what == 'game':",  # the round ends with the game: `round end` first
-                *(self.ended("round end", "            ", False) or ["            pass"]),
+                *self.ended("round end", "        ", False),  # (a round that ends with the game ends first)
+                f"        if what == 'round'{''.join(f' and not {e}' for e in game_ends)}:",
+                "            continue",  # (else the game ends: `end game`, or a game's end that holds)
                 *self.ended("game end", "        ", False),
                 *("        " + line for line in finish),
                 "",
@@ -277,7 +264,8 @@ class StraightWriter:
 
     def ended(self, when: str, ind: str, turn_only: bool = True) -> list[str]:
         """A hook run, where `end turn` ends the hook alone; in `round end` and `game end` (not
-        turn_only) an `end` from a procedure they call takes the machine's stranger ways: a bail."""
+        turn_only) an `end` that does not end the hook alone (`end game` in `round end`, any in a
+        procedure they call) takes the machine's stranger ways: a bail."""
         if when not in self.c.hook_codes:
             return []
         catch = (f"{ind}except _End as e:", f"{ind}    if e.what != 'turn': raise") if turn_only \
@@ -298,15 +286,16 @@ class StraightWriter:
                       *("    " + line for check in checks for line in check.split("\n"))]
         return checks + [f"                if {e}:\n                    what = 'round'; break" for e in round_ends]
 
-    def turn(self, counted, options: list[str]) -> list[str]:
+    def turn(self) -> list[str]:
         """The turn's question and the picked action run: among counted options by the option's
         place (`_k`, then its place among its own action's), or among the listed ones (`_a`, `_x`)."""
+        counted = self.counted_options()
         if counted is not None:
             lines = [*counted[0], f"_nt = {' + '.join(f'_n{a}' for a in range(len(self.g.actions)))}", "if _nt:",
                      *self.asked("_i", "_nt", ST.current, [], [f"st.budget = {ST.step_limit}; _k = _i"])]
         else:
-            lines = [*options, "if _v:", *self.asked("_i", "_nv", ST.current, ["_nv = len(_v)"],
-                                                      [f"st.budget = {ST.step_limit}", "_a, _x = _v[_i]"])]
+            lines = [*self.c.turn_options_lines(), "_v = opts", "if _v:", *self.asked(
+                "_i", "_nv", ST.current, ["_nv = len(_v)"], [f"st.budget = {ST.step_limit}", "_a, _x = _v[_i]"])]
         for a, (code, _, slot) in enumerate(self.g.action_entry):
             if counted is None:
                 lines.append(f"    {'if' if a == 0 else 'elif'} _a == {a}:")
