@@ -123,14 +123,13 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
 class Loop:
     """`pre` lines and `scans`, then `lines` (nested), inside which `var` holds each value: `unique`,
     `nonnone`, all in zone spec `zone` (or None); the outer loop goes over zone `src` (or None) as
-    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set; `fors`: its loops."""
+    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set."""
 
     def __init__(self, pre, lines, depth, var, unique, nonnone, zone, src=None, safe=False, scans=None,
-                 head=None, binds=frozenset(), fors=1):
+                 head=None, binds=frozenset()):
         self.pre, self.lines, self.depth, self.var = pre, lines, depth, var
         self.unique, self.nonnone, self.zone = unique, nonnone, zone
         self.src, self.safe, self.scans, self.head, self.binds = src, safe, scans or [], head, binds
-        self.fors = fors
 
     def at(self) -> str:
         return "    " * self.depth
@@ -230,8 +229,7 @@ class DomainWriter:
                 at += "    "
             lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
-            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec,
-                                fors=inner.fors + 1)
+            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if builtin(self.c, e, "distinct"):
@@ -488,8 +486,8 @@ class DomainWriter:
         if builtin(self.c, e, "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where) \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
             lp = self.each_where(e.args[0], {})
-            if lp.fors != 1 or lp.scans:
-                raise NoSource("scan of nested loops")
+            if lp.scans:
+                raise NoSource("a scan filling a joined count's table")
             v, top = lp.var, e.func in ("top", "last")
             found = [f"{lp.at()}{name} = {v}", f"{lp.at()}break"]
             if top and len(lp.lines) == 2 and lp.head == v:
