@@ -144,7 +144,6 @@ class DomainWriter:
 
     def __init__(self, sc):
         self.sc, self.c, self.g, self.n = sc, sc.c, sc.c.g, 0
-        self.sets: dict[tuple, tuple[str, list[str]]] = {}  # see in_set
 
     def fresh(self, stem: str) -> str:
         self.n += 1
@@ -346,14 +345,12 @@ class DomainWriter:
             side = self.eq_ready(t, ready)
             if side is None or eq is not None:
                 flush()  # (before an `or`'s sets: their lines go after those of the terms before it)
-            either = None if side is not None else self.or_test(t, var, ready, pre)
             if side is not None:
                 eq = side
-            elif either is not None:
-                pieces.append(f"({either})")
-            else:
-                pieces.append(t.src)
-                plain += 1
+                continue
+            either = self.or_test(t, var, ready, pre)
+            pieces.append(t.src if either is None else f"({either})")
+            plain += either is None
         flush()
         return " and ".join(p for p in pieces if p != "(True)") or "True" if plain < len(pieces) else None
 
@@ -380,8 +377,7 @@ class DomainWriter:
         return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre) for side in eqs])
 
     def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str]) -> str:
-        """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
-        (once for those lines, whatever the item's name)."""
+        """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`."""
         keys, value = eq
         sets: dict = {}
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
@@ -389,12 +385,8 @@ class DomainWriter:
                 sets.setdefault(k, []).append(c)
         table = self.sc.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
                                lambda: {k: frozenset(v) for k, v in sets.items()})
-        made = self.sets.get((id(pre), id(table), value))
-        if made is not None:  # (the same test written again for another item's name: a loop shared)
-            return f"{var} in {made[0]}"
         empty = self.sc.const(self.sc.shared(("empty",), frozenset))
         name = self.fresh("s")
-        self.sets[id(pre), id(table), value] = name, pre
         # (a value that cannot be a key, a list, equals none of them)
         pre += [f"try: {name} = {self.sc.const(table)}.get({value}, {empty})", f"except TypeError: {name} = {empty}"]
         return f"{var} in {name}"
