@@ -123,14 +123,13 @@ def fuse(plans: list[Plan], own: str) -> list[str]:
 class Loop:
     """`pre` lines and `scans`, then `lines` (nested), inside which `var` holds each value: `unique`,
     `nonnone`, all in zone spec `zone` (or None); the outer loop goes over zone `src` (or None) as
-    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set; `fors`: its loops."""
+    `head`; `safe`: nothing in it can fail; `binds`: the names its lines set."""
 
     def __init__(self, pre, lines, depth, var, unique, nonnone, zone, src=None, safe=False, scans=None,
-                 head=None, binds=frozenset(), fors=1):
+                 head=None, binds=frozenset()):
         self.pre, self.lines, self.depth, self.var = pre, lines, depth, var
         self.unique, self.nonnone, self.zone = unique, nonnone, zone
         self.src, self.safe, self.scans, self.head, self.binds = src, safe, scans or [], head, binds
-        self.fors = fors
 
     def at(self) -> str:
         return "    " * self.depth
@@ -145,7 +144,6 @@ class DomainWriter:
 
     def __init__(self, sc):
         self.sc, self.c, self.g, self.n = sc, sc.c, sc.c.g, 0
-        self.sets: dict[tuple, tuple[str, list[str]]] = {}  # see in_set
 
     def fresh(self, stem: str) -> str:
         self.n += 1
@@ -230,8 +228,7 @@ class DomainWriter:
                 at += "    "
             lines += [f"{at}for {v} in {ST.zones}[{base} + {p}]:", f"{at}    if {v} is not None:"]
             hand = self.g.zone_shape[base] == HAND  # identical cards merge within one hand only
-            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec,
-                                fors=inner.fors + 1)
+            return inner.inside(lines, len(at) // 4 + 2, var=v, nonnone=True, zone=None if hand else spec)
         if isinstance(e, ast.Where):
             return self.each_where(e, items)
         if builtin(self.c, e, "distinct"):
@@ -348,14 +345,12 @@ class DomainWriter:
             side = self.eq_ready(t, ready)
             if side is None or eq is not None:
                 flush()  # (before an `or`'s sets: their lines go after those of the terms before it)
-            either = None if side is not None else self.or_test(t, var, ready, pre)
             if side is not None:
                 eq = side
-            elif either is not None:
-                pieces.append(f"({either})")
-            else:
-                pieces.append(t.src)
-                plain += 1
+                continue
+            either = self.or_test(t, var, ready, pre)
+            pieces.append(t.src if either is None else f"({either})")
+            plain += either is None
         flush()
         return " and ".join(p for p in pieces if p != "(True)") or "True" if plain < len(pieces) else None
 
@@ -382,8 +377,7 @@ class DomainWriter:
         return " or ".join(out + [self.in_set(side, [True] * self.g.ncards, var, pre) for side in eqs])
 
     def in_set(self, eq: tuple[list, str], ok: list[bool], var: str, pre: list[str]) -> str:
-        """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`
-        (once for those lines, whatever the item's name)."""
+        """`T[card] == v` for the cards passing `ok`: the set of those whose T is v, found in `pre`."""
         keys, value = eq
         sets: dict = {}
         for c, (k, passes) in enumerate(zip(keys, ok, strict=True)):
@@ -391,12 +385,8 @@ class DomainWriter:
                 sets.setdefault(k, []).append(c)
         table = self.sc.shared(("sets", tuple((k, tuple(v)) for k, v in sets.items())),
                                lambda: {k: frozenset(v) for k, v in sets.items()})
-        made = self.sets.get((id(pre), id(table), value))
-        if made is not None:  # (the same test written again for another item's name: a loop shared)
-            return f"{var} in {made[0]}"
         empty = self.sc.const(self.sc.shared(("empty",), frozenset))
         name = self.fresh("s")
-        self.sets[id(pre), id(table), value] = name, pre
         # (a value that cannot be a key, a list, equals none of them)
         pre += [f"try: {name} = {self.sc.const(table)}.get({value}, {empty})", f"except TypeError: {name} = {empty}"]
         return f"{var} in {name}"
@@ -488,8 +478,8 @@ class DomainWriter:
         if builtin(self.c, e, "top", "last", "first", "bottom") and isinstance(e.args[0], ast.Where) \
                 and self.sc.zone_spec(e.args[0].seq) is not None:
             lp = self.each_where(e.args[0], {})
-            if lp.fors != 1 or lp.scans:
-                raise NoSource("scan of nested loops")
+            if lp.scans:
+                raise NoSource("a scan filling a joined count's table")
             v, top = lp.var, e.func in ("top", "last")
             found = [f"{lp.at()}{name} = {v}", f"{lp.at()}break"]
             if top and len(lp.lines) == 2 and lp.head == v:
