@@ -4,7 +4,8 @@ Python source, each op of a code written by one writer, so play never walks the 
 An op has a kind (PLAIN goes on, TEST may branch, JUMP jumps, CONTROL may stop the block: a
 decision, a call, a return, an `end`) and a writer of its lines and its way out (blocks.py). The
 game's skeleton (setup, rounds, turns, end checks, ranking) is itself compiled into code 0, so
-`end round` is a jump like any other. `build` runs the stages in order.
+`end round` is a jump like any other. `build` runs the stages in order, the game's tables first
+(with what each type of cell may hold, `names_cards`, for determinization).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import json
 from collections.abc import Callable
 
 from .. import ast
-from ..checker import Program
+from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
+from ..engine.constants import GRID, HAND, HIDDEN, OTHERS, PRIVATE, PUBLIC, STACK
 from ..engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
 from ..engine.limits import limits_of
 from ..engine.state import State
@@ -29,8 +31,35 @@ from .skeleton import Skeleton
 from .source import env_list, paren
 from .statements import Statements
 from .straight import straight_playout
-from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
 from .tree import _source
+
+SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
+VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC, "others": OTHERS}
+NO_CARD, A_CARD, CARDS = 0, 1, 2  # what a value of a type may name (see `names_cards`)
+_NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
+
+
+def names_cards(t: str) -> int:
+    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS), or neither. A new
+    type must say, or a sampled world could keep naming the real cards: an unknown one stops here."""
+    if t == CARD:
+        return A_CARD
+    if t == ZONE or (is_list(t) and elem(t) == CARD):
+        return CARDS
+    if t in _NO_CARD_TYPES or (is_list(t) and elem(t) in _NO_CARD_TYPES):
+        return NO_CARD  # (ANY: the items of an empty list, which never hold anything)
+    raise AssertionError(f"the compiler does not know whether a value of type {t!r} can name a card")
+
+
+def _card_cells(group: list, layout: dict[str, tuple[int, bool]], players: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of a group of variables (or counters) that may hold a card, and a list of cards."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for v in group:
+        kind = names_cards(v.type)
+        if kind != NO_CARD:
+            base, per_player = layout[v.name]
+            found[kind - 1].extend(range(base, base + (players if per_player else 1)))
+    return tuple(found[0]), tuple(found[1])
 
 
 class Compiler(Skeleton, Statements, SetChooses):

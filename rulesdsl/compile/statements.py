@@ -123,18 +123,13 @@ class Statements(CardMoves, Bounds):
         seat = self._seat_src(ref[2], f"the owner of '{info.name}' is none")
         return [f"_w = {seat}"], f"{base} + _w", f"{self.source.const(self.g.names)}[_w] + {_text('.' + info.name)}"
 
-    def s_Reveal(self, s: ast.Reveal, b):
-        self._reveal_secret(s, b, super().s_Reveal, None)
-
-    def s_ShowTo(self, s: ast.ShowTo, b):
-        self._reveal_secret(s, b, super().s_ShowTo, s.who)
-
-    def _reveal_secret(self, s: ast.Stmt, b, of_cards: Callable, who: ast.Expr | None) -> None:
+    def s_Reveal(self, s: ast.Reveal | ast.ShowTo, b):
         """`reveal` (to all) or `show ... to` (`who`) of the secret variable the statement names
-        (its owner compiled), a card's face learnt too; of cards (`of_cards`) if it names none."""
+        (its owner compiled), a card's face learnt too; of cards (moves.py) if it names none."""
         ref = self.p.secret_reveals.get(id(s))
         if ref is None:
-            return of_cards(s, b)
+            return super().s_Reveal(s, b)
+        who = s.who if isinstance(s, ast.ShowTo) else None
         for e in (ref[2] if ref[0] == "pvar" else None, who):
             if e is not None:
                 self.part(e)
@@ -159,6 +154,8 @@ class Statements(CardMoves, Bounds):
                     *([f"    {ST.known}[_x] |= _b"] if card else []), *v.logged(["    " + event], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
+
+    s_ShowTo = s_Reveal
 
     def secret_cells(self, names: tuple[str, ...]) -> tuple[int, ...]:
         """Every cell of the named `secret` variables (State.secrets_known reads them)."""
@@ -243,8 +240,6 @@ class Statements(CardMoves, Bounds):
                     return [*(found or ()), f"{local(slot)} = {wrap('_c' if found else inline(f))}"]
 
                 return let
-            if guard is None:
-                return lambda v: [f"{local(slot)} += {sign} * {inline(f)}"]
             return lambda v: [f"{local(slot)} = {wrap(f'{local(slot)} + {sign} * {inline(f)}')}"]
         if kind == "direction":
             return lambda v: [f"st.direction = {inline(f)}"]
