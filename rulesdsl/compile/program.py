@@ -21,7 +21,7 @@ from ..engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, Scenari
 from ..engine.limits import limits_of
 from ..engine.state import State
 from ..errors import Diagnostic, RulesError
-from .blocks import block_function
+from .blocks import block_function, defined, op_lines
 from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
@@ -165,8 +165,7 @@ class Compiler(Skeleton, Statements, SetChooses):
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in plan.leaves)
         for when, info in p.hooks.items():
             self.hook_codes[when] = self._new_code(when, info)
-        for when, info in p.hooks.items():
-            self._compile_body(self.hook_codes[when], info.body, when, plan.is_leaf(info))
+            self._compile_body(self.hook_codes[when], info.body, when, plan.leaf_units[id(info)])
         for info in p.actions:
             self._action(info)
         g.turn_options_fn = self._turn_options_fn()
@@ -174,7 +173,7 @@ class Compiler(Skeleton, Statements, SetChooses):
 
     def _action(self, info) -> None:
         ci = self._new_code(f"action {info.name}", info)
-        self._compile_body(ci, info.body, "action", self.plan.is_leaf(info))
+        self._compile_body(ci, info.body, "action", self.plan.leaf_units[id(info)])
         cond = self.expr(info.cond) if info.cond is not None else None
         first = lead_of(info)  # (the turn's decision: the rest decides whether the action is a leaf)
         lead = self.choose_decisions[id(first)] if first is not None else None
@@ -235,7 +234,9 @@ class Compiler(Skeleton, Statements, SetChooses):
                 data = self.cond_fn(info)
             elif kind == "set":
                 assign = self._assign_src(self.p.refs[id(step)], "=", step.expr, step.target)
-                data = self.statement_function(assign)
+                # (its op run alone, with no locals, as a machine block would run it: outside the machine)
+                data = defined("def op(st):", ["env = []", *op_lines(assign)], f"{self.g.name} statement",
+                               self.source.names)
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:
