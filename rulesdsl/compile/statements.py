@@ -540,8 +540,7 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, CONTROL, write)
 
     def s_ReverseDirection(self, s, b):
-        event = ("st.event(0, 'the direction of play is now ' + "
-                 "('clockwise' if st.direction > 0 else 'counterclockwise'))")
+        event = f"st.event(0, 'the direction of play is now ' + {self.text_src('st.direction', DIRECTION)})"
         b.emit(s.span, PLAIN, lambda v: ["st.direction = -st.direction", *v.logged(event)])
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
