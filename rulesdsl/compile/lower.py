@@ -29,9 +29,6 @@ class Lowered:
     define_hoisted: dict[str, list[ast.Expr]]  # per define of one parameter: the same of its body
     value_counts: dict[int, ValueCount]  # per `where` (id) over values compared by their cards' count
 
-    def is_leaf(self, info) -> bool:
-        return self.leaf_units.get(id(info), False)
-
 
 def lead_of(info) -> ast.Choose | None:
     """An action's first statement, if it is a `choose` the turn's player answers at once (no

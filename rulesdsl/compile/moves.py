@@ -212,9 +212,7 @@ class CardMoves:
         if n == "(1)":
             return [*to, *self._pop_src(z, d, v, loop=False)]
         each = ["for _ in range(_n):", *_indented(self._pop_src(z, d, v))]
-        if d == z:
-            return [*to, f"_n = {n}", "if _n > 1: _n = 1", *each]
-        clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else []
+        clamp = [f"if _d == {z} and _n > 1: _n = 1"] if d == "_d" else ["if _n > 1: _n = 1"] if d == z else []
         # All from the pile when it holds enough (one slice, no refill), else card by card.
         bulk = ["_m = _l[len(_l) - _n:]", "del _l[len(_l) - _n:]", "_m.reverse()", f"{ST.zones}[{d}].extend(_m)",
                 *self._arrive_src("_m", d), *self._count_src(v, "_m", z, d, True)]
@@ -227,14 +225,9 @@ class CardMoves:
         `seen` (from a public zone: known to all already)."""
         if seen:
             return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}"]
-        if d.isdigit():
-            learn = self._learn_src("_c", d, "_k")
-            return [f"_o = {ST.loc}", *([f"_k = {ST.known}"] if learn else []), f"for _c in {cards}:",
-                    f"    _o[_c] = {d}", *_indented(learn)]
-        return [f"_o = {ST.loc}", f"for _c in {cards}: _o[_c] = {d}",
-                f"_t = {self.source.const(self.g.zone_learn)}[{d}]",
-                "if _t:", f"    _k = {ST.known}", "    if _t < 0:", "        _t = ~_t",
-                f"        for _c in {cards}: _k[_c] = _t", "    else:", f"        for _c in {cards}: _k[_c] |= _t"]
+        learn = self._learn_src("_c", d, "_k")
+        return [f"_o = {ST.loc}", *([f"_k = {ST.known}"] if learn else []), f"for _c in {cards}:",
+                f"    _o[_c] = {d}", *_indented(learn)]
 
     def _pop_src(self, z: str, d: str, v: Variant, loop: bool = True) -> list[str]:
         """`draw_one(z, d)`'s common case written out: pile z's top card, if any, onto zone d; else
@@ -260,19 +253,14 @@ class CardMoves:
         z, k = self.zone_src(s.source), self.expr_src(s.count)
         fixed = _literal(k)
 
-        def rounds(k: str) -> str:
-            return f"for _ in range({min(fixed, ncards)}):" if fixed is not None else \
-                f"for _ in range(min({k}, {ncards})):"
-
-        def dealt(k: str, seat: str, each: list[str]) -> list[str]:
-            return [rounds(k), f"    for {seat} in range({base}, {base + n}):", *_indented(each, "        "),
-                    "    else: continue", "    break"]
+        def dealt(k: str) -> list[str]:
+            rounds = min(fixed, ncards) if fixed is not None else f"min({k}, {ncards})"
+            return [f"for _ in range({rounds}):", f"    for _s in range({base}, {base + n}):",
+                    "        if st.draw_one(_z, _s) is None: break", "    else: continue", "    break"]
 
         event = (f"st.event(1, str(_k) + (' card' if _k == 1 else ' cards') + ' from ' + "
                  f"{self._zone_name('_z')} + {_text(' dealt to each ' + s.zone)})")
-        drawn = ["if st.draw_one(_z, _s) is None: break"]
-        logged = [f"_k = {k}", *dealt("_k", "_s", drawn), event]
-        return [f"_z = {z}", *v.logged(logged, dealt(k, "_s", drawn))]
+        return [f"_z = {z}", *v.logged([f"_k = {k}", *dealt("_k"), event], dealt(k))]
 
     def s_Shuffle(self, s: ast.Shuffle, b):
         self._card_op(s, b, self._shuffle_src, [s.zone])
@@ -282,8 +270,18 @@ class CardMoves:
         event = "st.event(0, st.game.zone_words(_z) + ' is shuffled')"  # (the table's words for it)
         return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
-    def s_Reveal(self, s: ast.Reveal, b):
-        self._card_op(s, b, self._told_src, parts=[s.what])
+    def s_Reveal(self, s: ast.Reveal | ast.ShowTo, b):
+        """`reveal X` or `show X to P` (with `show CARDS.attr to P`, partial knowledge: State.show_attr)."""
+        attr = self.p.partial_shows.get(id(s))
+        if attr is not None:
+            self._card_op(s, b, lambda s, v: [*self._cards_src(s.what.obj, "_m"), f"_w = {self.expr_src(s.who)}",
+                                              f"if _w is not None: st.show_attr(_m, "
+                                              f"{self.g.partial_attrs.index(attr)}, _w)"],
+                          parts=[s.what.obj, s.who])
+            return
+        self._card_op(s, b, self._told_src, parts=[s.what, *([s.who] if isinstance(s, ast.ShowTo) else [])])
+
+    s_ShowTo = s_Reveal
 
     def _told_src(self, s: ast.Reveal | ast.ShowTo, v: Variant) -> list[str]:
         """`reveal X` (to all) or `show X to P`: X's cards become known; the event says from where (a
@@ -315,16 +313,6 @@ class CardMoves:
         inner = getattr(what, "inner", None) or what
         places = grid_places(inner)  # a grid's cards: go over its places (none is skipped anyway)
         return [f"for _c in {places if places != inner else what}:", f"    if _c is not None: {ST.known}[_c] {update}"]
-
-    def s_ShowTo(self, s: ast.ShowTo, b):
-        attr = self.p.partial_shows.get(id(s))
-        if attr is not None:  # `show CARDS.attr to P`: partial knowledge (State.show_attr)
-            self._card_op(s, b, lambda s, v: [*self._cards_src(s.what.obj, "_m"), f"_w = {self.expr_src(s.who)}",
-                                              f"if _w is not None: st.show_attr(_m, "
-                                              f"{self.g.partial_attrs.index(attr)}, _w)"],
-                          parts=[s.what.obj, s.who])
-            return
-        self._card_op(s, b, self._told_src, parts=[s.what, s.who])
 
     def s_Swap(self, s: ast.Swap, b):
         self._card_op(s, b, self._swap_src, parts=[s.first, s.second])

@@ -4,7 +4,8 @@ Python source, each op of a code written by one writer, so play never walks the 
 An op has a kind (PLAIN goes on, TEST may branch, JUMP jumps, CONTROL may stop the block: a
 decision, a call, a return, an `end`) and a writer of its lines and its way out (blocks.py). The
 game's skeleton (setup, rounds, turns, end checks, ranking) is itself compiled into code 0, so
-`end round` is a jump like any other. `build` runs the stages in order.
+`end round` is a jump like any other. `build` runs the stages in order, the game's tables first
+(with what each type of cell may hold, `names_cards`, for determinization).
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import json
 from collections.abc import Callable
 
 from .. import ast
-from ..checker import Program
+from ..checker import ANY, BOOL, CARD, DIRECTION, INT, NONE, PLAYER, STR, ZONE, Program, elem, is_list
+from ..engine.constants import GRID, HAND, HIDDEN, OTHERS, PRIVATE, PUBLIC, STACK
 from ..engine.game import DEFAULT_NAMES, ActionRt, Code, Decision, Game, ScenarioRt, ScenarioStep
 from ..engine.limits import limits_of
 from ..engine.state import State
 from ..errors import Diagnostic, RulesError
-from .blocks import block_function
+from .blocks import block_function, defined, op_lines
 from .domains import DomainWriter
 from .exprs import SourceCompiler
 from .lower import lead_of, lower
@@ -29,8 +31,35 @@ from .skeleton import Skeleton
 from .source import env_list, paren
 from .statements import Statements
 from .straight import straight_playout
-from .tables import A_CARD, CARDS, SHAPE, VIS, _card_cells, names_cards
 from .tree import _source
+
+SHAPE = {"stack": STACK, "hand": HAND, "grid": GRID}
+VIS = {"hidden": HIDDEN, "private": PRIVATE, "public": PUBLIC, "others": OTHERS}
+NO_CARD, A_CARD, CARDS = 0, 1, 2  # what a value of a type may name (see `names_cards`)
+_NO_CARD_TYPES = frozenset((INT, BOOL, STR, PLAYER, DIRECTION, NONE, ANY))
+
+
+def names_cards(t: str) -> int:
+    """Whether a value of type `t` may name a card (A_CARD), hold cards (CARDS), or neither. A new
+    type must say, or a sampled world could keep naming the real cards: an unknown one stops here."""
+    if t == CARD:
+        return A_CARD
+    if t == ZONE or (is_list(t) and elem(t) == CARD):
+        return CARDS
+    if t in _NO_CARD_TYPES or (is_list(t) and elem(t) in _NO_CARD_TYPES):
+        return NO_CARD  # (ANY: the items of an empty list, which never hold anything)
+    raise AssertionError(f"the compiler does not know whether a value of type {t!r} can name a card")
+
+
+def _card_cells(group: list, layout: dict[str, tuple[int, bool]], players: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of a group of variables (or counters) that may hold a card, and a list of cards."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for v in group:
+        kind = names_cards(v.type)
+        if kind != NO_CARD:
+            base, per_player = layout[v.name]
+            found[kind - 1].extend(range(base, base + (players if per_player else 1)))
+    return tuple(found[0]), tuple(found[1])
 
 
 class Compiler(Skeleton, Statements, SetChooses):
@@ -136,8 +165,7 @@ class Compiler(Skeleton, Statements, SetChooses):
             self._compile_body(self.proc_codes[name], info.body, "procedure", name in plan.leaves)
         for when, info in p.hooks.items():
             self.hook_codes[when] = self._new_code(when, info)
-        for when, info in p.hooks.items():
-            self._compile_body(self.hook_codes[when], info.body, when, plan.is_leaf(info))
+            self._compile_body(self.hook_codes[when], info.body, when, plan.leaf_units[id(info)])
         for info in p.actions:
             self._action(info)
         g.turn_options_fn = self._turn_options_fn()
@@ -145,7 +173,7 @@ class Compiler(Skeleton, Statements, SetChooses):
 
     def _action(self, info) -> None:
         ci = self._new_code(f"action {info.name}", info)
-        self._compile_body(ci, info.body, "action", self.plan.is_leaf(info))
+        self._compile_body(ci, info.body, "action", self.plan.leaf_units[id(info)])
         cond = self.expr(info.cond) if info.cond is not None else None
         first = lead_of(info)  # (the turn's decision: the rest decides whether the action is a leaf)
         lead = self.choose_decisions[id(first)] if first is not None else None
@@ -206,7 +234,9 @@ class Compiler(Skeleton, Statements, SetChooses):
                 data = self.cond_fn(info)
             elif kind == "set":
                 assign = self._assign_src(self.p.refs[id(step)], "=", step.expr, step.target)
-                data = self.statement_function(assign)
+                # (its op run alone, with no locals, as a machine block would run it: outside the machine)
+                data = defined("def op(st):", ["env = []", *op_lines(assign)], f"{self.g.name} statement",
+                               self.source.names)
             elif kind == "expect":
                 data = (self.cond_fn(info), self._explain(step.expr, info.nlocals))
             else:

@@ -10,12 +10,96 @@ from .. import ast
 from ..checker import BOOL, CARD, DIRECTION, INT, PLAYER, ZONE, elem, is_list
 from ..engine.constants import CONTROL, HAND, JUMP, PLAIN, STACKED, TEST
 from ..engine.game import Code, Decision, distinct_plain
-from .blocks import Ask, Branch, Goto, Push, defined, leaf_lines, leaf_run, op_lines, write_leaf_done, write_pop
-from .bounds import Bounds
+from .blocks import Ask, Branch, Goto, Push, leaf_lines, leaf_run, write_leaf_done, write_pop
 from .moves import CardMoves, Writer, _text
-from .runtime import Fn, _located_part
-from .source import ST, NoSource, Variant, env_list, naming, spent
-from .tree import _literal, ends_hook
+from .runtime import Fn, _list_guard, _located_part, _number_guard
+from .source import ST, UNKNOWN, NoSource, Variant, env_list, naming, spent
+from .tree import _children, _literal, ends_hook
+
+
+class Bounds:
+    """The checks of a value as it is stored, placed only where they can fire: a number that may grow
+    without bound, a list joined with `+`, none stored where a number is expected (limits.py)."""
+
+    def _guard(self, e: ast.Expr, kind: str, op_text: str = "=", target_type: str | None = None) -> Callable | None:
+        """The check of a value as it is stored (see the class), or None where none can fire (most
+        assignments: `x += 1`, `loser = me`)."""
+        t = target_type or self.type(e)
+        if t in (INT, BOOL):
+            grows = t == INT and (not self._constant(e) if op_text != "=" else self._grows(e, set()))
+            grows = grows or self._too_long(e)
+            # (a counter or variable holds a number or yes/no, never none)
+            none = kind != "local" and op_text == "=" and not isinstance(e, ast.NoneLit) and self._may_be_none(e, set())
+            return _number_guard(self.g.limits["digits"], none) if grows or none else None
+        if is_list(t) and t != ZONE and self._joins(e, set()):
+            return _list_guard(self.g.limits["list"])
+        return None
+
+    def _too_long(self, e: ast.Expr) -> bool:
+        """A number known now (a literal, a parameter) that has more digits than the limit already."""
+        value = self.source.known_int(e)
+        return value is not None and abs(value) >= 10 ** self.g.limits["digits"]
+
+    def _constant(self, e: ast.Expr) -> bool:
+        """A value known now (a literal, a parameter, minus one): one that never grows."""
+        return self.source.fixed_value(e) is not UNKNOWN
+
+    def _sub_defines(self, e: ast.Expr, seen: set) -> list[ast.Expr]:
+        """The bodies of the defines `e` uses directly, each once."""
+        name = e.id if isinstance(e, ast.Name) else e.func if isinstance(e, ast.Call) else None
+        if name in self.p.defines and name not in seen:
+            seen.add(name)
+            return [self.p.defines[name].expr]
+        return []
+
+    def _somewhere(self, e: ast.Expr, test: Callable[[ast.Expr], bool], seen: set) -> bool:
+        """Whether `test` holds for `e`, a part of it, or the body of a define it uses (each once)."""
+        return test(e) or any(self._somewhere(x, test, seen) for x in (*_children(e), *self._sub_defines(e, seen)))
+
+    def _grows(self, e: ast.Expr, seen: set) -> bool:
+        """Arithmetic that may grow without bound once stored and read again: a product, a sum or
+        difference of two values that are not constants (`c + c` doubles), a `sum`."""
+        def here(x: ast.Expr) -> bool:
+            if isinstance(x, ast.Binary):
+                return x.op == "*" or (x.op in ("+", "-") and not self._constant(x.left)
+                                       and not self._constant(x.right) and self.type(x) == INT)
+            return isinstance(x, ast.Call) and x.func == "sum" and self._reads_numbers(x, set())
+
+        return self._somewhere(e, here, seen)
+
+    def _may_be_none(self, e: ast.Expr, seen: set) -> bool:
+        """Whether a number or yes/no expression may be none (an attribute of a card that may be
+        none, a variable or local that may hold none); arithmetic, comparisons, counts are not."""
+        if isinstance(e, ast.Binary):
+            return e.op in ("and", "or") and (self._may_be_none(e.left, seen) or self._may_be_none(e.right, seen))
+        if isinstance(e, ast.IfExpr):
+            return self._may_be_none(e.then, seen) or self._may_be_none(e.orelse, seen)
+        kind = (self.p.refs.get(id(e)) or ("",))[0] if isinstance(e, ast.Name) else None
+        call = e.func if isinstance(e, ast.Call) else None
+        if kind in ("counter", "const") or call in ("sum", "count", "any", "all", "empty") \
+                or isinstance(e, (ast.IntLit, ast.BoolLit, ast.Unary, ast.IsKind)):
+            return False
+        if kind == "define" or call in self.p.defines:
+            return any(self._may_be_none(x, seen) for x in self._sub_defines(e, seen))
+        return True
+
+    def _reads_numbers(self, e: ast.Expr, seen: set) -> bool:
+        """Whether `e` reads a counter, a variable or a local (which a rule may have made large),
+        not only cards' attributes and constants (a `sum` of those is as small as the deck)."""
+        def here(x: ast.Expr) -> bool:
+            if self.type(x) not in (INT, "list[int]"):
+                return False
+            if isinstance(x, ast.Name):
+                return (self.p.refs.get(id(x)) or ("",))[0] in ("counter", "var", "local")
+            # a player's counter or variable (`p.score`, `players.score`)
+            return isinstance(x, ast.Attr) and self.type(x.obj) in (PLAYER, "list[player]")
+
+        return self._somewhere(e, here, seen)
+
+    def _joins(self, e: ast.Expr, seen: set) -> bool:
+        """Lists joined with `+` somewhere in `e` (the one way a list grows)."""
+        return self._somewhere(
+            e, lambda x: isinstance(x, ast.Binary) and x.op == "+" and is_list(self.type(x.left)), seen)
 
 
 class _Builder:
@@ -39,7 +123,7 @@ class _Builder:
 
 class Statements(CardMoves, Bounds):
     """The statements of the Compiler (a part of it): the cards' moves in moves.py, the checks
-    of what is stored in bounds.py."""
+    of what is stored in Bounds."""
 
     def _compile_body(self, code_id: int, body: tuple[ast.Stmt, ...], unit: str, leaf: bool = False) -> None:
         b = _Builder(self.g.codes[code_id])
@@ -83,17 +167,11 @@ class Statements(CardMoves, Bounds):
     def expr_src(self, e: ast.Expr) -> str:
         """Python source of expression e, compiled once (a writer may be asked for its lines many
         times: in each block and tail that holds them, with a log and without)."""
-        f = self.parts.get(id(e))
-        return self.source.inline(f if f is not None else self.part(e))
+        return self.source.inline(self.parts.get(id(e)) or self.part(e))
 
     def block(self, body, b: _Builder) -> None:
         for s in body:
             self.stmt(s, b)
-
-    def statement_function(self, write: Writer) -> Callable:
-        """An op's source as a function of the state, as a machine block would run it alone with
-        no locals (for a scenario's `set`, which runs outside the machine)."""
-        return defined("def op(st):", ["env = []", *op_lines(write)], f"{self.g.name} statement", self.source.names)
 
     def s_Let(self, s: ast.Let, b):
         b.emit(s.span, PLAIN, self._assign_src(("local", self.p.slots[id(s)]), "=", s.value, ()))
@@ -123,18 +201,13 @@ class Statements(CardMoves, Bounds):
         seat = self._seat_src(ref[2], f"the owner of '{info.name}' is none")
         return [f"_w = {seat}"], f"{base} + _w", f"{self.source.const(self.g.names)}[_w] + {_text('.' + info.name)}"
 
-    def s_Reveal(self, s: ast.Reveal, b):
-        self._reveal_secret(s, b, super().s_Reveal, None)
-
-    def s_ShowTo(self, s: ast.ShowTo, b):
-        self._reveal_secret(s, b, super().s_ShowTo, s.who)
-
-    def _reveal_secret(self, s: ast.Stmt, b, of_cards: Callable, who: ast.Expr | None) -> None:
+    def s_Reveal(self, s: ast.Reveal | ast.ShowTo, b):
         """`reveal` (to all) or `show ... to` (`who`) of the secret variable the statement names
-        (its owner compiled), a card's face learnt too; of cards (`of_cards`) if it names none."""
+        (its owner compiled), a card's face learnt too; of cards (moves.py) if it names none."""
         ref = self.p.secret_reveals.get(id(s))
         if ref is None:
-            return of_cards(s, b)
+            return super().s_Reveal(s, b)
+        who = s.who if isinstance(s, ast.ShowTo) else None
         for e in (ref[2] if ref[0] == "pvar" else None, who):
             if e is not None:
                 self.part(e)
@@ -159,6 +232,8 @@ class Statements(CardMoves, Bounds):
                     *([f"    {ST.known}[_x] |= _b"] if card else []), *v.logged(["    " + event], ind="    ")]
 
         b.emit(s.span, PLAIN, write)
+
+    s_ShowTo = s_Reveal
 
     def secret_cells(self, names: tuple[str, ...]) -> tuple[int, ...]:
         """Every cell of the named `secret` variables (State.secrets_known reads them)."""
@@ -243,8 +318,6 @@ class Statements(CardMoves, Bounds):
                     return [*(found or ()), f"{local(slot)} = {wrap('_c' if found else inline(f))}"]
 
                 return let
-            if guard is None:
-                return lambda v: [f"{local(slot)} += {sign} * {inline(f)}"]
             return lambda v: [f"{local(slot)} = {wrap(f'{local(slot)} + {sign} * {inline(f)}')}"]
         if kind == "direction":
             return lambda v: [f"st.direction = {inline(f)}"]
@@ -467,8 +540,7 @@ class Statements(CardMoves, Bounds):
         b.emit(s.span, CONTROL, write)
 
     def s_ReverseDirection(self, s, b):
-        event = ("st.event(0, 'the direction of play is now ' + "
-                 "('clockwise' if st.direction > 0 else 'counterclockwise'))")
+        event = f"st.event(0, 'the direction of play is now ' + {self.text_src('st.direction', DIRECTION)})"
         b.emit(s.span, PLAIN, lambda v: ["st.direction = -st.direction", *v.logged(event)])
 
     def s_NextPlayer(self, s: ast.NextPlayer, b):
