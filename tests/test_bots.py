@@ -128,9 +128,10 @@ def test_the_sign_test_prunes_only_moves_clearly_behind_in_the_shared_worlds():
     assert tail(10, 0) == pytest.approx(1 / 1024) and tail(0, 0) == 1.0
 
 
-def tamalo_snap_windows(seeds):
+def tamalo_snap_windows(seeds, having="wrong"):
     """Snap windows of random Tamalo games (after the tenth move) where the seat deciding knows one
-    of its cards is of another rank than the discard pile's top: each option's kind."""
+    of its cards is of another rank than the discard pile's top ("wrong"), or of the same rank
+    ("right"): each option's kind."""
     game = rulesdsl.load(TAMALO)
     discard = game.zone_index("discard")
     rank = lambda c: game.card_text[c][:-1]
@@ -143,7 +144,7 @@ def tamalo_snap_windows(seeds):
                 cards = [game.option_card(dec, v) for v in s.options]
                 kinds = ["pass" if c is None else "unknown" if not s.known[c] >> me & 1
                          else "right" if rank(c) == top else "wrong" for c in cards]
-                if "wrong" in kinds:
+                if having in kinds:
                     yield s, kinds
                     break
             s.apply_index(rng.randrange(s.num_moves()))
@@ -161,6 +162,91 @@ def test_M8_screen_prunes_snaps_of_cards_the_seat_knows_are_wrong():
             found.setdefault(kind, []).append(i in result.dominated)
     assert sum(found["wrong"]) >= 3, found
     assert not any(found["pass"]) and not any(found.get("right", []))
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)
+def test_end_now_ends_a_copy_by_the_games_own_end_and_leaves_the_state(path):
+    """`State.end_now`, the standing the screen reads: on every game, a copy ended mid-game is over
+    with its winners and ranking worked out by the rules' own end (or says it cannot be), and the
+    state it was copied from is untouched."""
+    game = rulesdsl.load(path)
+    s = midgame(game, 3, 20)
+    before = fingerprint(s)
+    d = s.clone(log=False)
+    if d.end_now():
+        assert d.over and set(d.winners) <= set(range(game.players))
+        assert not d.ranking or (len(d.ranking) == game.players and all(1 <= r <= game.players for r in d.ranking))
+    assert fingerprint(s) == before
+
+
+def test_the_standing_prunes_a_move_behind_in_every_world_unless_the_playouts_say_otherwise():
+    """Rows are moves, columns the shared worlds. Playouts level (noise both ways), the standing
+    right after the move ahead for move 0 in every world: move 1 is pruned. The same standing with
+    move 1 clearly ahead on the playouts: kept (the standing is a guide, not the game's end)."""
+    win, last = (1.0, -1), (0.0, -4)
+    noise = [win, last] * 12
+    ahead, behind = [(0.0, -2)] * 24, [(0.0, -3)] * 24
+    level = Screen([noise, noise[1:] + noise[:1]], 4, standings=[ahead, behind])
+    assert level.dominated == {1: 0}
+    assert Screen([noise, noise[1:] + noise[:1]], 4).dominated == {}, "without the standing: noise"
+    better = Screen([[last] * 24, [win] * 6 + [last] * 18], 4, standings=[ahead, behind])
+    assert 1 not in better.dominated
+
+
+def test_M7_the_standing_prunes_a_pass_where_the_seat_knows_its_card_matches():
+    """Tamalo M7: a snap of a card the seat knows matches leaves it a card lighter in every world.
+    Random playouts hide that (the pass is as often ahead as behind); the standing right after the
+    move shows it, and prunes the pass in most such windows, never the right snap."""
+    pruned = {}
+    for k, (s, kinds) in enumerate(tamalo_snap_windows(range(40), "right")):
+        result = screen(s, random.Random(k), standing=True)
+        plain = screen(s, random.Random(k))
+        for i, kind in enumerate(kinds):
+            pruned.setdefault(kind, []).append((i in result.dominated, i in plain.dominated))
+        if len(pruned["pass"]) == 8:
+            break
+    assert len(pruned["pass"]) == 8
+    assert sum(with_ for with_, _ in pruned["pass"]) >= 6 > sum(without for _, without in pruned["pass"]), pruned
+    assert not any(with_ for with_, _ in pruned["right"])
+
+
+def test_the_standing_depends_only_on_what_the_seat_knows():
+    """The standing is read in sampled worlds, never in the real deal: in Tamalo snap windows, a
+    twin state that differs only in cards the seat does not know gets the same standings, the
+    same prunes and the same move."""
+    differed = 0
+    for k, (s, _) in enumerate(tamalo_snap_windows(range(40), "right")):
+        twin = s.determinize(s.chooser, random.Random(70 + k))
+        differed += twin.zones != s.zones
+        first, again = (screen(x, random.Random(k), worlds=16, standing=True) for x in (s, twin))
+        assert (first.standings, first.dominated) == (again.standings, again.dominated)
+        bots = [make_bot("ismcts2:40", 9) for _ in range(2)]
+        assert bots[0].choose(s) == bots[1].choose(twin) and bots[0].last_pruned == bots[1].last_pruned
+        if k == 3:
+            break
+    assert differed
+
+
+def test_the_standing_judges_only_an_optional_decision():
+    """ismcts2 reads the standing only for a `may choose` (an opportunity to take or pass, such as
+    a snap); a turn's choice of action (Crazy Eights) or a sealed bid (Goofspiel) is left to the
+    playouts, where what a move leaves for later counts (docs/bots.md). So there the bot chooses
+    as it would without the standing, and in a snap window it prunes more."""
+    for name, moves in [("crazy_eights.rules", 12), ("goofspiel.rules", 4)]:
+        game = rulesdsl.load(str(GAMES / name))
+        s = midgame(game, 5, moves)
+        assert not game.decisions[s.pending].optional
+        bots = [ISMCTSBot(3, iterations=40, screen_worlds=16, standing=on) for on in (True, False)]
+        assert bots[0].choose(s) == bots[1].choose(s) and bots[0].last_pruned == bots[1].last_pruned
+    more = 0
+    for k, (s, _) in enumerate(tamalo_snap_windows(range(40), "right")):
+        bots = [ISMCTSBot(k, iterations=40, screen_worlds=24, standing=on) for on in (True, False)]
+        for bot in bots:
+            bot.choose(s)
+        more += len(bots[0].last_pruned) > len(bots[1].last_pruned)
+        if k == 5:
+            break
+    assert more >= 3
 
 
 @pytest.mark.parametrize("path", RULES, ids=lambda p: p.name)

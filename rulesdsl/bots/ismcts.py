@@ -49,7 +49,7 @@ class ISMCTSBot:
                  seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT,
                  screen_worlds: int = 0, rank_weight: float = 0.0, early_stop: bool = False,
                  reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0,
-                 mast_others: float | None = None):
+                 mast_others: float | None = None, standing: bool = False):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -73,6 +73,9 @@ class ISMCTSBot:
         self.last_rejected = 0  # the last decision's iterations in impossible worlds, not counted
         self._added: tuple[dict, tuple[int, str]] | None = None  # the node the iteration added
         self._me = -1  # the seat deciding
+        # The screen also judges an optional decision (a `may choose`: an opportunity taken or
+        # passed) by the standing right after each move (screen.py; docs/bots.md says why only there).
+        self.standing = standing
 
     def choose(self, state: State) -> int:
         self.last_pruned, self.allowed, self.last_rejected, self.last_values = [], None, 0, {}  # (a forced move too)
@@ -157,7 +160,8 @@ class ISMCTSBot:
         """Prune the root's dominated moves; each kept move's node starts with its screen playouts."""
         half = time.perf_counter() + self.seconds / 2 if self.seconds is not None else None
         found = screen(base, self.rng, self.screen_worlds, playout_limit=self.playout_limit, deadline=half,
-                       rank_weight=self.rank_weight, copy=False, extend=self.screen_extend)
+                       rank_weight=self.rank_weight, copy=False, extend=self.screen_extend,
+                       standing=self.standing and game.decisions[base.pending].optional)
         if found is None:
             return
         texts = game.option_texts(base)

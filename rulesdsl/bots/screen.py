@@ -18,6 +18,15 @@ b in every world (in each, a is ahead at least as often as behind), a is pruned 
 at most that level: a move merely unlucky in a few worlds is kept, and so is a gamble that wins
 more often. The relation can cycle (each move ahead of the next in most worlds); then the move
 with the best mean is kept, so a decision never loses every move.
+
+The standing (`standing=True`): each move is also scored, in each world, by how the seat would end
+had the game ended right after it (`State.end_now`, the rules' own end on a copy). A move behind
+another on the standing in significantly more worlds (the same sign test) is pruned too, unless
+the playouts put it ahead by more than one standard error of the paired difference. The
+playouts' noise can hide a sure, small gain (a card fewer in every world); the standing shows it.
+It guides where a move's worth is what it does at once, and misleads where it is what the move
+leaves for later (a card kept, a high bid saved): the bot asks it only of an optional decision, an
+opportunity the rules offer to take or pass (ismcts.py; docs/bots.md has the measures).
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from .worlds import impossible, rewards, search_copy
 
 DEFAULT_WORLDS = 48
 DEFAULT_ALPHA = 0.05
+Outcome = tuple[float, int]  # the seat's share of the win, minus its rank
 MAX_PLAYOUTS = 720  # the most playouts a screen may cost: fewer worlds for a wide decision
 FEWEST_WORLDS = 8  # below this a sign test cannot be significant: no screen
 
@@ -53,15 +63,18 @@ class Screen:
     """The outcome of each move in each shared world, and the moves dominated among them."""
 
     def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA,
-                 scores: list[list[float]] | None = None):
+                 scores: list[list[float]] | None = None, standings: list[list[Outcome | None]] | None = None):
         self.outcomes = outcomes  # [move][world]: (share, -rank)
         self.scores = scores  # [move][world]: the seat's reward, as `worlds.rewards` scored that end
+        # [move][world]: (share, -rank) had the game ended right after the move (None: it could not)
+        self.standings = standings
         self.players = players
         n = len(outcomes)
         self.worlds = len(outcomes[0]) if outcomes else 0
         self.means = [sum(o[0] for o in row) / self.worlds if self.worlds else 0.0 for row in outcomes]
         self.level = level = alpha / max(1, n - 1)
-        beaten = {a: [b for b in range(n) if b != a and self.beats(b, a, level)] for a in range(n)}
+        beaten = {a: [b for b in range(n) if b != a and (self.beats(b, a, level) or self.stands_over(b, a, level))]
+                  for a in range(n)}
         self.dominated: dict[int, int] = {a: bs[0] for a, bs in beaten.items() if bs}  # pruned -> by whom
         self._keep_one()
 
@@ -94,6 +107,30 @@ class Screen:
                 behind += 1
         return ahead > behind and tail(ahead, behind) <= level
 
+    def stands_over(self, b: int, a: int, level: float) -> bool:
+        """Is b ahead of a on the standing right after the move in significantly more shared worlds
+        than behind, and not behind it on the playouts by more than one standard error of the
+        paired difference? The playouts' noise can hide a sure, small difference that the standing
+        shows in every world."""
+        if self.standings is None:
+            return False
+        ahead = behind = 0
+        for x, y in zip(self.standings[b], self.standings[a], strict=True):
+            if x is None or y is None:  # (a world where the game's end could not run after a move)
+                continue
+            if x > y:
+                ahead += 1
+            elif x < y:
+                behind += 1
+        if not (ahead > behind and tail(ahead, behind) <= level):
+            return False
+        rows = self.scores if self.scores is not None else [[o[0] for o in row] for row in self.outcomes]
+        diffs = [x - y for x, y in zip(rows[b], rows[a], strict=True)]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        var = sum((x - mean) ** 2 for x in diffs) / max(1, k - 1)
+        return mean >= -math.sqrt(var / k)
+
     def reward(self, i: int) -> float:
         """Move i's summed reward over the worlds: the search's own scoring of each end (a playout
         cut at its move limit and an impossible world are draws there, so here too)."""
@@ -105,7 +142,7 @@ class Screen:
 
 def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha: float = DEFAULT_ALPHA,
            playout_limit: int = 2_000, deadline: float | None = None, rank_weight: float = 0.0,
-           copy: bool = True, extend: int = 0) -> Screen | None:
+           copy: bool = True, extend: int = 0, standing: bool = False) -> Screen | None:
     """Play every move of the decision in the same sampled worlds; None if the decision is too
     wide for at least FEWEST_WORLDS worlds within MAX_PLAYOUTS playouts (or has one move). Past
     `deadline` (a `time.perf_counter()`) no world is added, and None if fewer than FEWEST_WORLDS
@@ -125,22 +162,24 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
     base = search_copy(state) if copy else state
     rows: list[list[tuple[float, int]]] = [[] for _ in range(n)]
     scores: list[list[float]] = [[] for _ in range(n)]
-    if not _play_worlds(base, rng, k, rows, scores, playout_limit, deadline, rank_weight):
+    stands: list[list[Outcome | None]] | None = [[] for _ in range(n)] if standing else None
+    if not _play_worlds(base, rng, k, rows, scores, playout_limit, deadline, rank_weight, stands):
         return None
     more = min(extend, MAX_PLAYOUTS // n - k)
-    first = Screen(rows, state.game.players, alpha / 2 if more > 0 else alpha, scores)
+    first = Screen(rows, state.game.players, alpha / 2 if more > 0 else alpha, scores, stands)
     if more <= 0 or len(rows[0]) < k or not first.undecided():
         return first
-    _play_worlds(base, rng, more, rows, scores, playout_limit, deadline, rank_weight)
-    second = Screen(rows, state.game.players, alpha / 2, scores)
+    _play_worlds(base, rng, more, rows, scores, playout_limit, deadline, rank_weight, stands)
+    second = Screen(rows, state.game.players, alpha / 2, scores, stands)
     second.prune_also(first.dominated)
     return second
 
 
 def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[tuple[float, int]]],
-                 scores: list[list[float]], playout_limit: int, deadline: float | None, rank_weight: float) -> bool:
-    """Add `count` shared worlds to each move's row (fewer past the deadline); False if the rows
-    then hold fewer than FEWEST_WORLDS."""
+                 scores: list[list[float]], playout_limit: int, deadline: float | None, rank_weight: float,
+                 stands: list[list[Outcome | None]] | None = None) -> bool:
+    """Add `count` shared worlds to each move's row (fewer past the deadline), and to `stands` the
+    standing right after each move; False if the rows then hold fewer than FEWEST_WORLDS."""
     me, n, players = base.chooser, len(rows), base.game.players
     for _ in range(count):
         if deadline is not None and time.perf_counter() >= deadline:
@@ -149,13 +188,25 @@ def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[tu
         seed = rng.getrandbits(64)
         for i in range(n):
             d = world.clone(log=False)
+            stand = None
             try:
                 d.apply_index(i)
+                if stands is not None:
+                    stand = standing(d, me)
                 d.playout(random.Random(seed).randrange, playout_limit, forced=False)
-                rows[i].append(outcome(d, me))
-                scores[i].append(rewards(d, rank_weight)[me])
+                row, score = outcome(d, me), rewards(d, rank_weight)[me]
             except RulesRuntimeError:
-                draw = impossible(d)[me]
-                rows[i].append((draw, -players))
-                scores[i].append(draw)
+                score = impossible(d)[me]
+                row = (score, -players)
+            rows[i].append(row)
+            scores[i].append(score)
+            if stands is not None:
+                stands[i].append(stand)
     return len(rows[0]) >= FEWEST_WORLDS
+
+
+def standing(state: State, seat: int) -> Outcome | None:
+    """How `seat` would end had the game ended here (`State.end_now` on a copy); None if the
+    game's end cannot be run from here."""
+    d = state.clone(log=False)
+    return outcome(d, seat) if d.end_now() else None

@@ -69,7 +69,7 @@ class Skeleton:
         maybe("round end")
         check(p.game_ends, game_ends, "over")
         b.emit(None, JUMP, lambda v, to=labels["round"]: [Goto(to)])
-        labels["game over in a round"] = b.pc
+        labels["game over in a round"] = g.end_at = b.pc
         maybe("round end")
         labels["over"] = b.pc
         maybe("game end")

@@ -197,6 +197,7 @@ class Game(MoveTexts):
         # number: determinization deals the hidden cards from that order (`prepare()`).
         self.card_rank: tuple[int, ...] = ()
         self.turn_resume = 0  # code 0's position while the turn decision is pending
+        self.end_at = -1  # code 0's position where the game's end begins (`State.end_now`)
 
     def _init_run_tables(self) -> None:
         """What running the game reads: tables derived for the hot paths, generated code and its

@@ -81,6 +81,22 @@ class Machine:
                 self.draw, self.free = None, 0
         return self.moves - start
 
+    def end_now(self) -> bool:
+        """End the game here, as if an end test held after this turn: the round's end and the
+        game's run, then the winners and the ranking are worked out. What the game would give if
+        it stopped now: a search bot's screen judges a move so, as well as by playouts (bots/screen.py). False if
+        the end could not be reached (a `choose` in those hooks, or a rule that failed there); the
+        state is then no longer one to play on. For a copy: the state's own game is over."""
+        if self.over:
+            return True
+        self.stack = [[0, self.game.end_at, self.stack[0][2]]]
+        self.pending, self.chooser, self.options, self._texts = -1, -1, (), None
+        try:
+            self._advance(-1)
+        except RulesRuntimeError:
+            return False
+        return self.over
+
     def _straight_alone(self, run: Callable, picks: list) -> None:
         """The straight run, which records its picks in `picks` and counts its moves by them: the
         playout's limit is a number of picks while it lasts, and the moves are added as it ends

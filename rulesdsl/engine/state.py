@@ -85,6 +85,7 @@ class CompiledGame(Protocol):
     actions: list
     action_entry: list[tuple]
     turn_resume: int
+    end_at: int
     write_straight: Callable[[CompiledGame, bool], Callable | None]
 
     def block(self, code_id: int, pc: int) -> Callable: ...
