@@ -46,7 +46,7 @@ MAX_PLAYOUTS = 720  # the most playouts a screen may cost: fewer worlds for a wi
 FEWEST_WORLDS = 8  # below this a sign test cannot be significant: no screen
 
 
-def outcome(state: State, seat: int) -> tuple[float, int]:
+def outcome(state: State, seat: int) -> Outcome:
     """How `seat` ended, to compare: its share of the win, then minus its rank (1 is first)."""
     share = rewards(state)[seat]
     rank = state.ranking[seat] if state.over and state.ranking else state.game.players
@@ -59,15 +59,31 @@ def tail(ahead: int, behind: int) -> float:
     return sum(math.comb(n, x) for x in range(ahead, n + 1)) / 2 ** n
 
 
+def ahead_significantly(xs: list[Outcome | None], ys: list[Outcome | None], level: float) -> bool:
+    """Is xs ahead of ys in significantly more of the shared worlds than behind (the one-sided sign
+    test; level worlds and worlds where either is None do not count)?"""
+    ahead = behind = 0
+    for x, y in zip(xs, ys, strict=True):
+        if x is None or y is None:
+            continue
+        if x > y:
+            ahead += 1
+        elif x < y:
+            behind += 1
+    return ahead > behind and tail(ahead, behind) <= level
+
+
 class Screen:
     """The outcome of each move in each shared world, and the moves dominated among them."""
 
-    def __init__(self, outcomes: list[list[tuple[float, int]]], players: int, alpha: float = DEFAULT_ALPHA,
+    def __init__(self, outcomes: list[list[Outcome]], players: int, alpha: float = DEFAULT_ALPHA,
                  scores: list[list[float]] | None = None, standings: list[list[Outcome | None]] | None = None):
         self.outcomes = outcomes  # [move][world]: (share, -rank)
         self.scores = scores  # [move][world]: the seat's reward, as `worlds.rewards` scored that end
         # [move][world]: (share, -rank) had the game ended right after the move (None: it could not)
         self.standings = standings
+        # what the standing's prune compares on the playouts: the search's rewards, else the shares
+        self.paired = scores if scores is not None else [[o[0] for o in row] for row in outcomes]
         self.players = players
         n = len(outcomes)
         self.worlds = len(outcomes[0]) if outcomes else 0
@@ -97,35 +113,16 @@ class Screen:
     def beats(self, b: int, a: int, level: float) -> bool:
         """Does b end ahead of a in significantly more shared worlds than behind, and win at least
         as often? (A move ahead only on rank in most worlds but that wins more is a gamble.)"""
-        if self.means[b] < self.means[a]:
-            return False
-        ahead = behind = 0
-        for x, y in zip(self.outcomes[b], self.outcomes[a], strict=True):
-            if x > y:
-                ahead += 1
-            elif x < y:
-                behind += 1
-        return ahead > behind and tail(ahead, behind) <= level
+        return self.means[b] >= self.means[a] and ahead_significantly(self.outcomes[b], self.outcomes[a], level)
 
     def stands_over(self, b: int, a: int, level: float) -> bool:
         """Is b ahead of a on the standing right after the move in significantly more shared worlds
         than behind, and not behind it on the playouts by more than one standard error of the
         paired difference? The playouts' noise can hide a sure, small difference that the standing
         shows in every world."""
-        if self.standings is None:
+        if self.standings is None or not ahead_significantly(self.standings[b], self.standings[a], level):
             return False
-        ahead = behind = 0
-        for x, y in zip(self.standings[b], self.standings[a], strict=True):
-            if x is None or y is None:  # (a world where the game's end could not run after a move)
-                continue
-            if x > y:
-                ahead += 1
-            elif x < y:
-                behind += 1
-        if not (ahead > behind and tail(ahead, behind) <= level):
-            return False
-        rows = self.scores if self.scores is not None else [[o[0] for o in row] for row in self.outcomes]
-        diffs = [x - y for x, y in zip(rows[b], rows[a], strict=True)]
+        diffs = [x - y for x, y in zip(self.paired[b], self.paired[a], strict=True)]
         k = len(diffs)
         mean = sum(diffs) / k
         var = sum((x - mean) ** 2 for x in diffs) / max(1, k - 1)
@@ -160,7 +157,7 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
     if n < 2 or k < FEWEST_WORLDS:
         return None
     base = search_copy(state) if copy else state
-    rows: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+    rows: list[list[Outcome]] = [[] for _ in range(n)]
     scores: list[list[float]] = [[] for _ in range(n)]
     stands: list[list[Outcome | None]] | None = [[] for _ in range(n)] if standing else None
     if not _play_worlds(base, rng, k, rows, scores, playout_limit, deadline, rank_weight, stands):
@@ -175,7 +172,7 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
     return second
 
 
-def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[tuple[float, int]]],
+def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[Outcome]],
                  scores: list[list[float]], playout_limit: int, deadline: float | None, rank_weight: float,
                  stands: list[list[Outcome | None]] | None = None) -> bool:
     """Add `count` shared worlds to each move's row (fewer past the deadline), and to `stands` the

@@ -84,9 +84,9 @@ class Machine:
     def end_now(self) -> bool:
         """End the game here, as if an end test held after this turn: the round's end and the
         game's run, then the winners and the ranking are worked out. What the game would give if
-        it stopped now: a search bot's screen judges a move so, as well as by playouts (bots/screen.py). False if
-        the end could not be reached (a `choose` in those hooks, or a rule that failed there); the
-        state is then no longer one to play on. For a copy: the state's own game is over."""
+        it stopped now: an evaluation of a position by the rules' own scoring, for a search. False
+        if the end could not be reached (a `choose` in those hooks, or a rule that failed there);
+        the state is then no longer one to play on. For a copy: the state's own game is over."""
         if self.over:
             return True
         self.stack = [[0, self.game.end_at, self.stack[0][2]]]
