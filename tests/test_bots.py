@@ -19,7 +19,7 @@ import rulesdsl
 from rulesdsl.arena import lineup_for, run_arena, seat_counts, seating, summarize
 from rulesdsl.bots import BotSpecError, GreedyBot, ISMCTSBot, RandomBot, make_bot
 from rulesdsl.bots.screen import Screen, screen, tail
-from rulesdsl.bots.worlds import search_copy
+from rulesdsl.bots.worlds import sample_world, search_copy
 
 from .conftest import GAMES, ROOT
 from .conftest import run_cli as run
@@ -485,6 +485,20 @@ def test_G8_worlds_the_rules_cannot_end_are_rejected_not_counted_as_draws():
     plain = ISMCTSBot(3, iterations=60)
     plain.choose(s)
     assert plain.last_rejected == 0
+
+
+def test_G3_worlds_keep_the_games_invariants_when_asked():
+    """A world that breaks an invariant of the game's file (Go Fish: no hand holds four of a rank)
+    is not one the seat could be in: `sample_world` samples again, up to WORLD_TRIES times, and the
+    searches of `ismcts2` then waste no playout on one that stalls. Plain sampling meets them."""
+    s = go_fish_endgame()
+    (_, test, _, _), = s.game.invariants
+    broken = sum(not test(sample_world(s, s.chooser, random.Random(i))) for i in range(60))
+    kept = sum(not test(sample_world(s, s.chooser, random.Random(i), keep_invariants=True)) for i in range(60))
+    assert broken > 5 and kept == 0
+    bot = ISMCTSBot(3, iterations=60, reject_impossible=True, keep_invariants=True)
+    bot.choose(s)
+    assert bot.last_rejected == 0 and make_bot("ismcts2").keep_invariants and not make_bot("ismcts").keep_invariants
 
 
 def test_mast_playouts_learn_move_averages_and_keep_to_the_seats_view():

@@ -895,9 +895,10 @@ def test_an_initial_value_that_reads_the_game_is_located(init):
 # ---------------------------------------------------------------- partial knowledge (issue 21)
 
 
-def test_showing_an_attribute_cards_do_not_have_is_located():
-    text = edit("    move c to pile\n",
-                "    move c to pile\n    show (next(me).hand where it is num).colour to next(me)\n")
+@pytest.mark.parametrize("told", ["show (next(me).hand where it is num).colour to next(me)",
+                                  "reveal (next(me).hand where it is num).colour"])
+def test_showing_an_attribute_cards_do_not_have_is_located(told):
+    text = edit("    move c to pile\n", f"    move c to pile\n    {told}\n")
     d = the_error(text)
     assert "cards have no attribute 'colour' to show" in d.message and pointed(d, text) == "colour"
     assert "value" in (d.hint or "")
@@ -905,7 +906,7 @@ def test_showing_an_attribute_cards_do_not_have_is_located():
 
 def test_showing_an_attribute_of_cards_and_of_one_card_checks():
     text = edit("    move c to pile\n", "    move c to pile\n    show c.value to next(me)\n"
-                "    show next(me).hand.kind to me\n")
+                "    reveal next(me).hand.kind\n")
     game = rulesdsl.load_text(text, path=PATH)
     assert game.partial_attrs == ("kind", "value")
 

@@ -154,6 +154,39 @@ def test_G4_to_G7_every_ask_of_random_games_follows_openspiels_rules(players):
     assert asks > 500
 
 
+def test_G4_an_ask_tells_everyone_the_asker_holds_the_rank_and_every_world_keeps_it():
+    """What a player learns in Go Fish is what the others asked for: the asker's card of that rank
+    is shown by its rank (not its suit), each seat's view says so, and so do the worlds a search
+    bot samples for them."""
+    game = game_for(3)
+    st = game.new_game(seed=1)
+    st.set_cards("hand", ["7♣", "2♠", "9♦"], player=ALICE)
+    st.set_cards("hand", ["3♥", "2♦"], player=BOB)
+    st.set_cards("hand", ["4♥", "5♦"], player=CAROL)
+    st.set_cards("deck", ["K♦"], top=True)
+    st.apply("ask 7")
+    st.apply("from bob")                                   # go fish: alice draws the king
+    seven = game.card_text.index("7♣")
+    assert st.current_player == BOB and not st.known[seven] & (1 << BOB | 1 << CAROL)
+    for p in (BOB, CAROL):
+        assert "known: 7?" in st.view(p) and "7♣" not in st.view(p)
+        for seed in range(20):
+            w = st.determinize(p, random.Random(seed), log=False)
+            assert "7" in hand_ranks(w, ALICE)
+
+
+def test_G5_cards_handed_over_are_seen_by_everyone():
+    game = game_for(3)
+    st = game.new_game(seed=1)
+    st.set_cards("hand", ["7♣", "2♠"], player=ALICE)
+    st.set_cards("hand", ["7♥", "7♦", "3♦"], player=BOB)
+    st.apply("ask 7")
+    st.apply("from bob")
+    for face in ("7♥", "7♦"):
+        assert st.known[game.card_text.index(face)] == game.all_mask
+    assert "7♥" in st.view(CAROL) and "7♦" in st.view(CAROL) and "7♣" not in st.view(CAROL)
+
+
 def test_G7_a_player_with_no_cards_draws_one_at_the_start_of_the_turn():
     st = game_for(2).new_game(seed=1)
     st.set_cards("hand", ["7♣", "7♦", "7♠"], player=ALICE)

@@ -269,6 +269,24 @@ def test_a_colour_shown_is_known_to_that_seat_alone():
     assert mine.endswith(": " + " ".join(["r"] * len(red)))
 
 
+def test_a_colour_revealed_is_known_to_every_seat_and_kept_in_their_worlds():
+    """`reveal c.color`: every seat (the owner too, whose hand is hidden from them) learns the
+    colour, not the face; each seat's log reads it, and each seat's worlds keep it."""
+    game = rulesdsl.load(DATA / "told_colours.rules", players=3)
+    s = game.new_game(3)
+    card = s.zones[game.zone_index("hand", 0)][-2]      # alice.hand #2, as moves number them
+    colour = game.attrs["color"][card]
+    s.apply("announce alice.hand #2")
+    assert not s.known[card]                           # its face stays unknown to all
+    for p in range(3):
+        assert told(s, card, p) == [("color", colour)]
+        (line,) = [e for e in s.events_for(p) if " is shown the color of " in e]
+        assert line == f"everyone is shown the color of alice.hand #2: {colour}"
+        for seed in range(5):
+            w = s.determinize(p, random.Random(seed), log=False)
+            assert game.attrs["color"][w.zones[game.zone_index("hand", 0)][-2]] == colour
+
+
 def assert_world_keeps_what_the_seat_knows(s: rulesdsl.State, w: rulesdsl.State, p: int) -> None:
     """World `w`, sampled for seat p from `s`, keeps everything p knows: each card whose face it
     knows in its place, each card whose zone it knows in that zone, a card of each attribute it
@@ -291,7 +309,7 @@ def assert_world_keeps_what_the_seat_knows(s: rulesdsl.State, w: rulesdsl.State,
                 assert told(w, w.zones[zi][i], p) == told(s, c, p)
 
 
-@pytest.mark.parametrize("name", ["passed_cards.rules", "colour_hints.rules"])
+@pytest.mark.parametrize("name", ["passed_cards.rules", "colour_hints.rules", "told_colours.rules"])
 @settings(max_examples=max(3, settings().max_examples // 6))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_worlds_keep_every_known_whereabouts_and_attribute(name, seed):

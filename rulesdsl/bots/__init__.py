@@ -83,7 +83,7 @@ MAST_OTHERS = None  # the other seats' epsilon: the same (1.0, random others, he
 def _ismcts2(arg: str, seed: int | None) -> Bot:
     bot = _search("ismcts2", arg, seed, screen_worlds=DEFAULT_WORLDS, rank_weight=RANK_WEIGHT, early_stop=True,
                   reject_impossible=True, screen_extend=DEFAULT_WORLDS, mast=MAST_EPSILON,
-                  mast_others=MAST_OTHERS, standing=True)
+                  mast_others=MAST_OTHERS, standing=True, keep_invariants=True)
     if bot.seconds is None and bot.iterations is not None:
         # A budget of iterations scales the screen too (a world a move for every 4 iterations), so
         # `ismcts2:20` is a small bot, not a screen of 48 worlds with a small search after it.

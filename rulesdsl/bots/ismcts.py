@@ -22,7 +22,7 @@ from ..engine.state import State
 from ..errors import RulesRuntimeError
 from .mast import Mast
 from .screen import screen
-from .worlds import impossible, rewards, search_copy
+from .worlds import impossible, rewards, sample_world, search_copy
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_SECONDS = 0.9  # the default budget also stops here, so a move never takes a second
@@ -49,7 +49,7 @@ class ISMCTSBot:
                  seconds: float | None = None, exploration: float = 0.7, playout_limit: int = PLAYOUT_LIMIT,
                  screen_worlds: int = 0, rank_weight: float = 0.0, early_stop: bool = False,
                  reject_impossible: bool = False, screen_extend: int = 0, mast: float = 0.0,
-                 mast_others: float | None = None, standing: bool = False):
+                 mast_others: float | None = None, standing: bool = False, keep_invariants: bool = False):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -65,6 +65,7 @@ class ISMCTSBot:
         self.allowed: set[str] | None = None  # while deciding: the root's moves the screen kept
         self.early_stop = early_stop
         self.reject_impossible = reject_impossible
+        self.keep_invariants = keep_invariants  # worlds keep the game's invariants (worlds.sample_world)
         self.screen_extend = screen_extend  # more worlds for a screen left undecided (screen.screen's extend)
         # Playouts by move averages (mast.py): the deciding seat at epsilon `mast`, the others at
         # `mast_others` (the same if None; 1 is uniformly random).
@@ -100,7 +101,7 @@ class ISMCTSBot:
             if self.early_stop and done and done % 16 == 0 and self._settled(root, done, start, deadline):
                 break
             done += 1
-            d = base.determinize(me, self.rng, log=False)
+            d = sample_world(base, me, self.rng, self.keep_invariants)
             path: list[Node] = []
             self._added = None
             self._steps = []
@@ -161,7 +162,8 @@ class ISMCTSBot:
         half = time.perf_counter() + self.seconds / 2 if self.seconds is not None else None
         found = screen(base, self.rng, self.screen_worlds, playout_limit=self.playout_limit, deadline=half,
                        rank_weight=self.rank_weight, copy=False, extend=self.screen_extend,
-                       standing=self.standing and game.decisions[base.pending].optional)
+                       standing=self.standing and game.decisions[base.pending].optional,
+                       keep_invariants=self.keep_invariants)
         if found is None:
             return
         texts = game.option_texts(base)

@@ -31,13 +31,14 @@ opportunity the rules offer to take or pass (ismcts.py; docs/bots.md has the mea
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
 
 from ..engine.state import State
 from ..errors import RulesRuntimeError
-from .worlds import impossible, rewards, search_copy
+from .worlds import impossible, rewards, sample_world, search_copy
 
 DEFAULT_WORLDS = 48
 DEFAULT_ALPHA = 0.05
@@ -139,7 +140,7 @@ class Screen:
 
 def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha: float = DEFAULT_ALPHA,
            playout_limit: int = 2_000, deadline: float | None = None, rank_weight: float = 0.0,
-           copy: bool = True, extend: int = 0, standing: bool = False) -> Screen | None:
+           copy: bool = True, extend: int = 0, standing: bool = False, keep_invariants: bool = False) -> Screen | None:
     """Play every move of the decision in the same sampled worlds; None if the decision is too
     wide for at least FEWEST_WORLDS worlds within MAX_PLAYOUTS playouts (or has one move). Past
     `deadline` (a `time.perf_counter()`) no world is added, and None if fewer than FEWEST_WORLDS
@@ -160,13 +161,15 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
     rows: list[list[Outcome]] = [[] for _ in range(n)]
     scores: list[list[float]] = [[] for _ in range(n)]
     stands: list[list[Outcome | None]] | None = [[] for _ in range(n)] if standing else None
-    if not _play_worlds(base, rng, k, rows, scores, playout_limit, deadline, rank_weight, stands):
+    play = functools.partial(_play_worlds, base, rng, rows=rows, scores=scores, playout_limit=playout_limit,
+                             deadline=deadline, rank_weight=rank_weight, stands=stands, keep=keep_invariants)
+    if not play(k):
         return None
     more = min(extend, MAX_PLAYOUTS // n - k)
     first = Screen(rows, state.game.players, alpha / 2 if more > 0 else alpha, scores, stands)
     if more <= 0 or len(rows[0]) < k or not first.undecided():
         return first
-    _play_worlds(base, rng, more, rows, scores, playout_limit, deadline, rank_weight, stands)
+    play(more)
     second = Screen(rows, state.game.players, alpha / 2, scores, stands)
     second.prune_also(first.dominated)
     return second
@@ -174,14 +177,14 @@ def screen(state: State, rng: random.Random, worlds: int = DEFAULT_WORLDS, alpha
 
 def _play_worlds(base: State, rng: random.Random, count: int, rows: list[list[Outcome]],
                  scores: list[list[float]], playout_limit: int, deadline: float | None, rank_weight: float,
-                 stands: list[list[Outcome | None]] | None = None) -> bool:
+                 stands: list[list[Outcome | None]] | None = None, keep: bool = False) -> bool:
     """Add `count` shared worlds to each move's row (fewer past the deadline), and to `stands` the
     standing right after each move; False if the rows then hold fewer than FEWEST_WORLDS."""
     me, n, players = base.chooser, len(rows), base.game.players
     for _ in range(count):
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        world = base.determinize(me, rng, log=False)
+        world = sample_world(base, me, rng, keep)
         seed = rng.getrandbits(64)
         for i in range(n):
             d = world.clone(log=False)

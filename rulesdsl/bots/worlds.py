@@ -49,6 +49,30 @@ def search_copy(state: State) -> State:
     return s
 
 
+WORLD_TRIES = 64
+
+
+def sample_world(base: State, seat: int, rng: random.Random, keep_invariants: bool = False) -> State:
+    """A world for `seat` (`State.determinize`). With `keep_invariants`, one that keeps every
+    invariant of the game's file, if one of WORLD_TRIES samples does: the rules promise an
+    invariant of every state, so a world that breaks one is not one the seat could be in, and
+    playing on in it wastes the playout (one that stalls runs SEARCH_STEP_BUDGET steps first)."""
+    world = base.determinize(seat, rng, log=False)
+    checks = [test for _, test, _, _ in base.game.invariants] if keep_invariants else []
+    tries = 1
+    while checks and tries < WORLD_TRIES and not _keeps(world, checks):
+        world = base.determinize(seat, rng, log=False)
+        tries += 1
+    return world
+
+
+def _keeps(world: State, checks: list) -> bool:
+    try:
+        return all(test(world) for test in checks)
+    except RulesRuntimeError:  # (an invariant that cannot be worked out there: not a world to keep)
+        return False
+
+
 def impossible(state: State) -> list[float]:
     """The rewards of a sampled world the rules cannot play on (a draw). A world is sampled from
     what the seat has seen, not from what it could infer: in a game where four of a kind are laid

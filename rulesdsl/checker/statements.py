@@ -177,16 +177,18 @@ class Statements(CheckerBase):
         self.zone_target(s.zone, scope, unit, "what is shuffled")
 
     def s_Reveal(self, s: ast.Reveal, scope, unit):
-        self._reveal(s, scope, unit, "revealed")
+        if not self._show_attr(s, scope, unit):
+            self._reveal(s, scope, unit, "revealed")
 
     def s_ShowTo(self, s: ast.ShowTo, scope, unit):
         if not self._show_attr(s, scope, unit):
             self._reveal(s, scope, unit, "shown")
         self.want(s.who, PLAYER, scope, unit, "who sees it")
 
-    def _show_attr(self, s: ast.ShowTo, scope, unit) -> bool:
+    def _show_attr(self, s: ast.ShowTo | ast.Reveal, scope, unit) -> bool:
         """`show CARDS.attr to P` (partial knowledge): P learns one attribute of each card, not its
-        face. False if `s.what` is not an attribute of a card or cards (a face or a secret value)."""
+        face (`reveal CARDS.attr`: everyone does). False if `s.what` is not an attribute of a card
+        or cards (a face or a secret value)."""
         e = s.what
         if not isinstance(e, ast.Attr):
             return False

@@ -273,11 +273,15 @@ class CardMoves:
     def s_Reveal(self, s: ast.Reveal | ast.ShowTo, b):
         """`reveal X` or `show X to P` (with `show CARDS.attr to P`, partial knowledge: State.show_attr)."""
         attr = self.p.partial_shows.get(id(s))
-        if attr is not None:
-            self._card_op(s, b, lambda s, v: [*self._cards_src(s.what.obj, "_m"), f"_w = {self.expr_src(s.who)}",
-                                              f"if _w is not None: st.show_attr(_m, "
-                                              f"{self.g.partial_attrs.index(attr)}, _w)"],
-                          parts=[s.what.obj, s.who])
+        if attr is not None:  # (`reveal CARDS.attr`: every seat learns it)
+            index, who = self.g.partial_attrs.index(attr), s.who if isinstance(s, ast.ShowTo) else None
+
+            def write(s, v: Variant) -> list[str]:
+                cards = self._cards_src(s.what.obj, "_m")
+                if who is None:
+                    return [*cards, f"st.show_attr(_m, {index}, None)"]
+                return [*cards, f"_w = {self.expr_src(who)}", f"if _w is not None: st.show_attr(_m, {index}, _w)"]
+            self._card_op(s, b, write, parts=[s.what.obj, *([who] if who else [])])
             return
         self._card_op(s, b, self._told_src, parts=[s.what, *([s.who] if isinstance(s, ast.ShowTo) else [])])
 

@@ -330,12 +330,12 @@ class CardPrimitives:
         if new or where:
             self.where = new
 
-    def show_attr(self, cards: list[int], a: int, seat: int) -> None:
-        """`show CARDS.attr to seat`: the seat learns attribute a (of `game.partial_attrs`) of each
-        card, not its face. Logged with the values as a secret: the others read `?` unless they
-        know every face."""
+    def show_attr(self, cards: list[int], a: int, seat: int | None) -> None:
+        """`show CARDS.attr to seat` (`reveal CARDS.attr`: seat None, every seat): the seat learns
+        attribute a (of `game.partial_attrs`) of each card, not its face. Logged with the values as
+        a secret: the others read `?` unless they know every face."""
         g = self.game
-        partial, bit, n = self.partial, 1 << seat, len(g.partial_attrs)
+        partial, bit, n = self.partial, g.all_mask if seat is None else 1 << seat, len(g.partial_attrs)
         for c in cards:
             masks = partial.get(c) or (0,) * n
             partial[c] = masks[:a] + (masks[a] | bit,) + masks[a + 1:]
@@ -346,7 +346,8 @@ class CardPrimitives:
                 every &= self.known[c]
             knows = bit | every
             words = " ".join(g.attr_words[attr][c] for c in cards)
-            text = f"{g.names[seat]} is shown the {attr} of {self._places(cards)}: \0"
+            who = "everyone is" if seat is None else f"{g.names[seat]} is"
+            text = f"{who} shown the {attr} of {self._places(cards)}: \0"
             self.event(0, text, (), ((words, knows, "?"),))
 
     def _places(self, cards: list[int]) -> str:
