@@ -501,6 +501,16 @@ def test_G3_worlds_keep_the_games_invariants_when_asked():
     assert bot.last_rejected == 0 and make_bot("ismcts2").keep_invariants and not make_bot("ismcts").keep_invariants
 
 
+def test_a_tree_walk_through_endless_forced_moves_stops_at_the_playout_limit():
+    """Forced moves are played without a node, and each is a decision, so no step budget stops a
+    world that offers them forever (a four-player Go Fish world whose seats all pass hung a game
+    of the arena): the walk is cut at the playout limit and scored as a playout cut short."""
+    game = rulesdsl.load(ROOT / "tests" / "data" / "endless_forced_moves.rules")
+    s = game.new_game(1)
+    for bot in (ISMCTSBot(1, iterations=3, playout_limit=500), make_bot("ismcts2:8", 1)):
+        assert 0 <= bot.choose(s) < s.num_moves() == 2
+
+
 def test_mast_playouts_learn_move_averages_and_keep_to_the_seats_view():
     """Playouts by move averages (mast.py): the table fills from the bot's own iterations, halves at
     the next decision, and two states the seat cannot tell apart still get the same choice."""

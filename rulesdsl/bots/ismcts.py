@@ -180,9 +180,16 @@ class ISMCTSBot:
     def _iterate(self, d: State, node: Node, path: list[Node], game: Game) -> list[float]:
         """Select down the tree in world `d`, expand one node, play out: the seats' rewards."""
         rng, c = self.rng, self.c
+        forced = 0
         while not d.over:
             if len(d.options) == 1:
-                d.apply_index(0)  # a forced move is no decision: no node for it
+                # A forced move is no decision: no node for it. A world can offer them without end
+                # (in Go Fish, four seats passing forever in a world that cannot be), which no step
+                # budget sees, since each is a decision: past the playout limit, a playout cut short.
+                forced += 1
+                if forced > self.playout_limit:
+                    return rewards(d, self.rank_weight)
+                d.apply_index(0)
                 continue
             who = d.chooser
             texts = game.option_texts(d)
