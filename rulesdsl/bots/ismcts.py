@@ -184,8 +184,8 @@ class ISMCTSBot:
         while not d.over:
             if len(d.options) == 1:
                 # A forced move is no decision: no node for it. A world can offer them without end
-                # (in Go Fish, four seats passing forever in a world that cannot be), which no step
-                # budget sees, since each is a decision: past the playout limit, a playout cut short.
+                # (every seat passing forever, in a world that cannot be), which no step budget
+                # sees, since each is a decision: past the playout limit, a playout cut short.
                 forced += 1
                 if forced > self.playout_limit:
                     return rewards(d, self.rank_weight)
