@@ -58,11 +58,12 @@ def sample_world(base: State, seat: int, rng: random.Random, keep_invariants: bo
     invariant of every state, so a world that breaks one is not one the seat could be in, and
     playing on in it wastes the playout (one that stalls runs SEARCH_STEP_BUDGET steps first)."""
     world = base.determinize(seat, rng, log=False)
-    checks = [test for _, test, _, _ in base.game.invariants] if keep_invariants else []
-    tries = 1
-    while checks and tries < WORLD_TRIES and not _keeps(world, checks):
-        world = base.determinize(seat, rng, log=False)
-        tries += 1
+    if keep_invariants and base.game.invariants:
+        checks = [test for _, test, _, _ in base.game.invariants]
+        for _ in range(WORLD_TRIES - 1):
+            if _keeps(world, checks):
+                break
+            world = base.determinize(seat, rng, log=False)
     return world
 
 

@@ -271,19 +271,21 @@ class CardMoves:
         return v.logged([f"_z = {z}", "st.shuffle_zone(_z)", event], [f"st.shuffle_zone({z})"])
 
     def s_Reveal(self, s: ast.Reveal | ast.ShowTo, b):
-        """`reveal X` or `show X to P` (with `show CARDS.attr to P`, partial knowledge: State.show_attr)."""
+        """`reveal X` or `show X to P` (with `show CARDS.attr to P`, partial knowledge: State.show_attr;
+        `reveal CARDS.attr`, every seat learns it)."""
+        who = s.who if isinstance(s, ast.ShowTo) else None  # (None: a `reveal`, to every seat)
         attr = self.p.partial_shows.get(id(s))
-        if attr is not None:  # (`reveal CARDS.attr`: every seat learns it)
-            index, who = self.g.partial_attrs.index(attr), s.who if isinstance(s, ast.ShowTo) else None
-
-            def write(s, v: Variant) -> list[str]:
-                cards = self._cards_src(s.what.obj, "_m")
-                if who is None:
-                    return [*cards, f"st.show_attr(_m, {index}, None)"]
-                return [*cards, f"_w = {self.expr_src(who)}", f"if _w is not None: st.show_attr(_m, {index}, _w)"]
-            self._card_op(s, b, write, parts=[s.what.obj, *([who] if who else [])])
+        if attr is None:
+            self._card_op(s, b, self._told_src, parts=[s.what, *([who] if who is not None else [])])
             return
-        self._card_op(s, b, self._told_src, parts=[s.what, *([s.who] if isinstance(s, ast.ShowTo) else [])])
+        index = self.g.partial_attrs.index(attr)
+
+        def write(s, v: Variant) -> list[str]:
+            cards = self._cards_src(s.what.obj, "_m")
+            if who is None:
+                return [*cards, f"st.show_attr(_m, {index}, None)"]
+            return [*cards, f"_w = {self.expr_src(who)}", f"if _w is not None: st.show_attr(_m, {index}, _w)"]
+        self._card_op(s, b, write, parts=[s.what.obj, *([who] if who is not None else [])])
 
     s_ShowTo = s_Reveal
 
